@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# randstat: a randomized statclock for Linux.
+#
+#   make                 build module/randstat.ko and userspace/randstat
+#   make KDIR=<dir>      build the module against another kernel build tree
+#   make check           run every test suite (see tests/check.sh)
+#   make matrix          build against Debian's 6.1, 6.12 and 7.2 kernels
+#   make bench           the benchmark (bench/)
+#   make C=1 / W=1       sparse / extra warnings, passed through to Kbuild
+
+# The running kernel's build tree, else the newest installed Debian headers.
+KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1))
+
+.PHONY: all module userspace check matrix bench demo clean
+all: module userspace
+
+module:
+	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
+		echo "randstat: no kernel build tree found." >&2; \
+		echo "  /lib/modules/$$(uname -r)/build is missing and no /usr/src/linux-headers-*-amd64 is installed." >&2; \
+		echo "  On Debian: apt-get install linux-headers-amd64   (or pass KDIR=<kernel build dir>)" >&2; \
+		exit 1; \
+	fi
+	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+userspace:
+	$(MAKE) -C userspace
+
+check:
+	bash tests/check.sh
+
+matrix:
+	bash tests/matrix.sh
+
+bench:
+	bash bench/run.sh
+
+clean:
+	@if [ -n "$(KDIR)" ] && [ -f "$(KDIR)/Makefile" ]; then \
+		$(MAKE) -C $(KDIR) M=$(CURDIR) clean; fi
+	$(MAKE) -C userspace clean

@@ -74,6 +74,13 @@ struct randstat_snapshot {
 	int nice;
 };
 
+struct pt_regs;
+struct task_struct;
+
+void randstat_snapshot_fill(struct randstat_snapshot *s,
+			    struct pt_regs *regs,
+			    const struct task_struct *p, unsigned long irqs,
+			    unsigned long hardirqs, bool serving_softirq);
 enum randstat_class randstat_classify(const struct randstat_snapshot *s);
 bool randstat_idle_is_iowait(u64 d_idle_us, u64 d_iowait_us, bool last);
 

@@ -7,7 +7,39 @@
  * IRQ_TIME_ACCOUNTING) so that randstat and /proc/stat disagree only
  * where sampling does, never in what a class means.
  */
+#include <linux/sched.h>
+#include <linux/preempt.h>
+#include <asm/ptrace.h>
+
 #include "randstat.h"
+
+/**
+ * randstat_snapshot_fill() - describe the context a sampler interrupted
+ * @s: the snapshot to fill; @s->iowait is left false
+ * @regs: the interrupted registers (get_irq_regs()), or NULL when the
+ *	sampler was not entered from a hardware interrupt: kernel mode
+ * @p: the interrupted task (current)
+ * @irqs: irq_count() in the sampler
+ * @hardirqs: hardirq_count() in the sampler
+ * @serving_softirq: in_serving_softirq() in the sampler
+ *
+ * The sampler runs in its own hardirq, so one HARDIRQ_OFFSET is its own.
+ */
+void randstat_snapshot_fill(struct randstat_snapshot *s,
+			    struct pt_regs *regs,
+			    const struct task_struct *p, unsigned long irqs,
+			    unsigned long hardirqs, bool serving_softirq)
+{
+	*s = (struct randstat_snapshot){
+		.user_mode = regs && user_mode(regs),
+		.vcpu = p->flags & PF_VCPU,
+		.idle_task = is_idle_task(p),
+		.hardirq_nested = hardirqs != HARDIRQ_OFFSET,
+		.irq_nested = irqs != HARDIRQ_OFFSET,
+		.serving_softirq = serving_softirq,
+		.nice = task_nice(p),
+	};
+}
 
 /**
  * randstat_classify() - the class a sample is charged to

@@ -82,19 +82,10 @@ static bool randstat_sample_iowait(struct randstat_cpu *rc, int cpu)
 
 static enum randstat_class randstat_sample_class(struct randstat_cpu *rc)
 {
-	struct pt_regs *regs = get_irq_regs();
-	struct task_struct *p = current;
-	struct randstat_snapshot s = {
-		/* No regs (not from a hardware interrupt): kernel mode. */
-		.user_mode = regs && user_mode(regs),
-		.vcpu = p->flags & PF_VCPU,
-		.idle_task = is_idle_task(p),
-		.hardirq_nested = hardirq_count() != HARDIRQ_OFFSET,
-		.irq_nested = irq_count() != HARDIRQ_OFFSET,
-		.serving_softirq = in_serving_softirq(),
-		.nice = task_nice(p),
-	};
+	struct randstat_snapshot s;
 
+	randstat_snapshot_fill(&s, get_irq_regs(), current, irq_count(),
+			       hardirq_count(), in_serving_softirq());
 	if (s.idle_task && !s.user_mode && !s.irq_nested)
 		s.iowait = randstat_sample_iowait(rc, smp_processor_id());
 	return randstat_classify(&s);

@@ -1,0 +1,57 @@
+#!/bin/bash
+# KUnit for randstat's pure parts, on a UML kernel built from Debian's
+# linux-source (Debian's own kernels have CONFIG_KUNIT off).
+#
+# The repository is linked into the cached kernel tree as drivers/randstat
+# and kunit.py builds and runs kunit/.kunitconfig.  The tree and the build
+# live in $RANDSTAT_CACHE (default ~/.cache/randstat): the first run takes
+# about 3 minutes on 2 cores, later ones only rebuild what changed.
+#
+# Prints the KTAP the kernel printed; exits non-zero if a test failed.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
+tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
+if [ -z "$tarball" ]; then
+	echo "kunit: no /usr/src/linux-source-*.tar.xz; apt-get install linux-source" >&2
+	exit 2
+fi
+name=$(basename "$tarball" .tar.xz)
+ksrc=$cache/$name
+build=$cache/kunit-build-$name
+
+mkdir -p "$cache"
+if [ ! -f "$ksrc/.randstat-unpacked" ]; then
+	echo "# kunit: unpacking $tarball into $cache"
+	rm -rf "$ksrc"
+	tar -C "$cache" -xf "$tarball"
+	touch "$ksrc/.randstat-unpacked"
+fi
+
+# Hook drivers/randstat/kunit into the tree (once), and point the link at
+# this checkout (CI clones to a new place each time).
+if ! grep -q randstat "$ksrc/drivers/Kconfig"; then
+	sed -i '/^endmenu/i source "drivers/randstat/kunit/Kconfig"' \
+		"$ksrc/drivers/Kconfig"
+	echo 'obj-$(CONFIG_RANDSTAT_KUNIT_TEST) += randstat/kunit/' \
+		>> "$ksrc/drivers/Makefile"
+fi
+ln -sfn "$repo" "$ksrc/drivers/randstat"
+
+cd "$ksrc"
+status=0
+# kunit.py parses the results (its exit status says if any failed: with
+# --raw_output it would not); the kernel's own KTAP is in test.log.
+python3 tools/testing/kunit/kunit.py run \
+	--build_dir "$build" --kunitconfig "$repo/kunit/.kunitconfig" \
+	--jobs "$(nproc)" --timeout 300 > "$build.log" 2>&1 || status=$?
+if [ -f "$build/test.log" ]; then
+	sed -n '/KTAP version\|TAP version/,$p' "$build/test.log" |
+		grep -E '^ *(KTAP|TAP|[0-9]+\.\.|ok |not ok |#)' || true
+fi
+if [ "$status" -ne 0 ]; then
+	echo "# kunit: kunit.py failed (status $status); last lines of $build.log:"
+	tail -n 30 "$build.log" | sed 's/^/# /'
+fi
+exit "$status"

@@ -1,0 +1,58 @@
+#!/bin/bash
+# make check: every test suite, each printing TAP or KTAP, then one line
+# "N passed, N failed" over all of them.  Exits non-zero on any failure.
+#
+#   reader   userspace unit tests over captured fixtures (TAP)
+#   kunit    KUnit on a UML kernel (tests/kunit.sh; KTAP)
+#   vm       the real module in a QEMU guest (tests/vm/run.sh; KTAP)
+#
+# SUITES="reader kunit" runs a subset.
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 1
+out=$repo/tests/out
+mkdir -p "$out"
+
+bash tests/deps.sh || exit 1
+
+passed=0
+failed=0
+
+# count FILE DEPTH: ok / not ok lines indented by DEPTH levels of four
+# spaces (KUnit nests its cases one level below the suites).
+count() {
+	local pad
+	pad=$(printf '%*s' $((4 * $2)) '')
+	p=$(grep -c "^${pad}ok " "$1")
+	f=$(grep -c "^${pad}not ok " "$1")
+}
+
+run_suite() {
+	local name=$1 depth=$2 status
+	shift 2
+	echo "# suite $name: $*"
+	"$@" 2>&1 | tee "$out/$name.tap"
+	status=${PIPESTATUS[0]}
+	count "$out/$name.tap" "$depth"
+	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "not ok - $name exited with status $status"
+		f=1
+	fi
+	echo "# suite $name: $p passed, $f failed"
+	passed=$((passed + p))
+	failed=$((failed + f))
+}
+
+suites=${SUITES:-reader kunit vm}
+for s in $suites; do
+	case $s in
+	reader)	run_suite reader 0 make -s -C userspace check ;;
+	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
+	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
+	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
+	esac
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,30 @@
+#!/bin/bash
+# Install, from Debian's packages, what building and testing randstat
+# needs.  Does nothing when everything is there; as root it runs apt-get,
+# otherwise it names the missing packages and fails.
+set -euo pipefail
+
+packages=(
+	gcc make libc6-dev bc flex bison python3	# module, reader, UML
+	linux-headers-amd64				# the module's kernel
+	linux-image-amd64				# the guest kernel
+	linux-source					# KUnit on UML
+	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# VM tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+		grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "randstat: missing Debian packages: ${missing[*]}" >&2
+	echo "  sudo apt-get install ${missing[*]}" >&2
+	exit 1
+fi
+echo "# deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >/dev/null
+apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * evader TICK_US MARGIN_US SECONDS
+ *
+ * The paper's tick-evading CPU consumer, ported to Linux.  The coarse
+ * clock gives the tick grid; the program computes from just after a tick
+ * until MARGIN_US before the next one, then sleeps across it.  The tick
+ * never finds it running, so /proc/stat's per-CPU counters do not see it,
+ * while it uses (TICK - MARGIN - wake-up delay) / TICK of the CPU.
+ */
+#include "common.h"
+
+int main(int argc, char **argv)
+{
+	long tick = arg(argc, argv, 1, 4000) * 1000;
+	long margin = arg(argc, argv, 2, 500) * 1000;
+	long secs = arg(argc, argv, 3, 5);
+	int64_t start, end, t;
+
+	if (argc < 4 || tick <= 0 || margin <= 0 || margin >= tick || secs <= 0) {
+		fprintf(stderr, "usage: evader TICK_US MARGIN_US SECONDS\n");
+		return 1;
+	}
+	t = next_tick_edge();
+	start = now_ns(CLOCK_MONOTONIC);
+	end = start + secs * 1000000000L;
+	while (now_ns(CLOCK_MONOTONIC) < end) {
+		/* t is just after a tick: compute until the margin... */
+		spin_until(t + tick - margin);
+		/* ...then sleep across the tick, waking just after it. */
+		t += tick;
+		sleep_until(t + margin / 4);
+	}
+	report("evader", now_ns(CLOCK_MONOTONIC) - start);
+	return 0;
+}

@@ -8,12 +8,20 @@
 #   make matrix          build against Debian's 6.1, 6.12 and 7.2 kernels
 #   make bench           the benchmark (bench/)
 #   make C=1 / W=1       sparse / extra warnings, passed through to Kbuild
+#   make install         module for the running kernel, reader and man page
+#   make dkms-install    register with DKMS, built for every kernel
 
 # The running kernel's build tree, else the newest installed Debian headers.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1))
 
-.PHONY: all module userspace check matrix bench demo clean
+KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+VERSION := 0.1
+PREFIX ?= /usr/local
+DKMS_SRC := $(DESTDIR)/usr/src/randstat-$(VERSION)
+
+.PHONY: all module userspace check matrix bench demo clean \
+	install uninstall dkms-install dkms-uninstall
 all: module userspace
 
 module:
@@ -36,6 +44,27 @@ matrix:
 
 bench:
 	bash bench/run.sh
+
+install: all
+	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
+	depmod -a $(KRELEASE)
+	$(MAKE) -C userspace install PREFIX=$(PREFIX)
+
+uninstall:
+	rm -f /lib/modules/$(KRELEASE)/extra/randstat.ko
+	depmod -a $(KRELEASE)
+	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)
+
+dkms-install:
+	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)
+	cp -r Kbuild module include $(DKMS_SRC)/
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+	dkms add randstat/$(VERSION)
+	dkms install randstat/$(VERSION)
+
+dkms-uninstall:
+	dkms remove randstat/$(VERSION) --all
+	rm -rf $(DKMS_SRC)
 
 clean:
 	@if [ -n "$(KDIR)" ] && [ -f "$(KDIR)/Makefile" ]; then \

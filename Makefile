@@ -15,7 +15,10 @@
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
 	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1))
 
-KRELEASE = $(shell cat $(KDIR)/include/config/kernel.release 2>/dev/null)
+# The release the tree was built for (Debian's include/config/kernel.release
+# holds the upstream version, not the package's, so ask utsrelease.h).
+KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 VERSION := 0.1
 PREFIX ?= /usr/local
 DKMS_SRC := $(DESTDIR)/usr/src/randstat-$(VERSION)
@@ -46,13 +49,14 @@ bench:
 	bash bench/run.sh
 
 install: all
-	$(MAKE) -C $(KDIR) M=$(CURDIR) INSTALL_MOD_DIR=extra modules_install
-	depmod -a $(KRELEASE)
+	install -D -m 644 module/randstat.ko \
+		$(DESTDIR)/lib/modules/$(KRELEASE)/extra/randstat.ko
+	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KRELEASE)
 	$(MAKE) -C userspace install PREFIX=$(PREFIX)
 
 uninstall:
-	rm -f /lib/modules/$(KRELEASE)/extra/randstat.ko
-	depmod -a $(KRELEASE)
+	rm -f $(DESTDIR)/lib/modules/$(KRELEASE)/extra/randstat.ko
+	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KRELEASE)
 	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)
 
 dkms-install:

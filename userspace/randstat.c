@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * randstat: put the randomized statclock's estimates beside /proc/stat.
+ *
+ *   randstat                     shares since the counters started
+ *   randstat INTERVAL [COUNT]    shares over each interval, as mpstat
+ *   randstat --json ...          the same, one JSON object per report
+ *   randstat --prometheus        the counters, node_exporter textfile format
+ *
+ * See randstat.1.  The parsing is in rsparse.c, the arithmetic in
+ * rsreport.c; this file has the command line and the three outputs.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rsparse.h"
+#include "rsreport.h"
+
+#define PROC_STAT	"/proc/stat"
+#define PROC_RANDSTAT	"/proc/randstat"
+
+/* Exit codes; randstat.1 and --help list them. */
+enum {
+	EXIT_OK,
+	EXIT_USAGE,
+	EXIT_INPUT,	/* unreadable, truncated or damaged input, or version */
+	EXIT_NOMODULE,	/* /proc/randstat is missing */
+};
+
+enum output { OUT_TEXT, OUT_JSON, OUT_PROMETHEUS };
+
+struct options {
+	enum output out;
+	unsigned int nstat, nrs;	/* --stat and --randstat given */
+	const char **stat, **rs;
+	double interval;		/* 0: since the counters started */
+	unsigned long long count;	/* 0: until interrupted */
+};
+
+/* One read of both files. */
+struct pair {
+	struct rs_snap stat;
+	struct rs_snap rs;
+	struct timespec when;		/* CLOCK_MONOTONIC */
+};
+
+static const char usage_text[] =
+"Usage: randstat [--json | --prometheus] [--stat PATH] [--randstat PATH]\n"
+"                [INTERVAL [COUNT]]\n"
+"\n"
+"Puts the estimates of randstat's randomized statclock (/proc/randstat)\n"
+"beside the kernel's tick-based /proc/stat, with randstat's 95% confidence\n"
+"half-width per class, in mpstat's columns.\n"
+"\n"
+"With no INTERVAL: each class's share of the time since the counters\n"
+"started (randstat since it was loaded or reset, /proc/stat since boot).\n"
+"With INTERVAL (seconds, may be fractional): a report of the shares over\n"
+"each interval, COUNT times or until interrupted.\n"
+"\n"
+"  --json            one JSON object per report, one per line\n"
+"  --prometheus      randstat's counters in node_exporter's textfile\n"
+"                    collector format (takes no INTERVAL)\n"
+"  --stat PATH       read PATH instead of /proc/stat\n"
+"  --randstat PATH   read PATH instead of /proc/randstat\n"
+"                    Both given N >= 2 times: N captured pairs, one\n"
+"                    interval report per consecutive two (no INTERVAL).\n"
+"  -h, --help        this help\n"
+"\n"
+"A '*' after a /proc/stat share: it lies outside randstat's 95% interval.\n"
+"\n"
+"Exit status: 0 ok, 1 usage error, 2 an input could not be read or parsed\n"
+"(truncated, damaged, unknown format version), 3 the randstat module is\n"
+"not loaded (no /proc/randstat).\n";
+
+static int usage_error(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static int usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("randstat: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'randstat --help'.\n", stderr);
+	return EXIT_USAGE;
+}
+
+static int add_path(const char ***paths, unsigned int *n, const char *p)
+{
+	const char **np = realloc(*paths, (*n + 1) * sizeof(*np));
+
+	if (!np)
+		return -1;
+	np[(*n)++] = p;
+	*paths = np;
+	return 0;
+}
+
+static bool parse_interval(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return !errno && end != s && !*end && isfinite(*v) && *v > 0 &&
+	       *v <= 366 * 86400.0;
+}
+
+static bool parse_count(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (*s < '1' || *s > '9')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+/* Returns -1 to go on, else an exit code. */
+static int parse_args(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "prometheus", no_argument, NULL, 'p' },
+		{ "stat", required_argument, NULL, 's' },
+		{ "randstat", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, npos;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+		case 'p':
+			if (o->out != OUT_TEXT)
+				return usage_error("--json and --prometheus exclude each other");
+			o->out = c == 'j' ? OUT_JSON : OUT_PROMETHEUS;
+			break;
+		case 's':
+		case 'r':
+			if (c == 's' ? add_path(&o->stat, &o->nstat, optarg) :
+				       add_path(&o->rs, &o->nrs, optarg))
+				return usage_error("out of memory");
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return EXIT_OK;
+		default:
+			return usage_error("unknown option or missing argument: %s",
+					   argv[optind - 1]);
+		}
+	}
+	npos = argc - optind;
+	if (npos > 2)
+		return usage_error("too many arguments: %s", argv[optind + 2]);
+	if (npos >= 1 && !parse_interval(argv[optind], &o->interval))
+		return usage_error("INTERVAL must be a number of seconds above 0: '%s'",
+				   argv[optind]);
+	if (npos == 2 && !parse_count(argv[optind + 1], &o->count))
+		return usage_error("COUNT must be a whole number above 0: '%s'",
+				   argv[optind + 1]);
+	if ((o->nstat > 1 || o->nrs > 1) && o->nstat != o->nrs)
+		return usage_error("give --stat and --randstat as many times each for captured pairs");
+	if (o->nrs > 1 && npos)
+		return usage_error("captured pairs take no INTERVAL or COUNT");
+	if (o->out == OUT_PROMETHEUS && (npos || o->nrs > 1))
+		return usage_error("--prometheus prints counters, which take no INTERVAL or captured pairs; run it from a timer");
+	return -1;
+}
+
+static const char *stat_path(const struct options *o, unsigned int k)
+{
+	return o->nstat ? o->stat[k < o->nstat ? k : o->nstat - 1] : PROC_STAT;
+}
+
+static const char *rs_path(const struct options *o, unsigned int k)
+{
+	return o->nrs ? o->rs[k < o->nrs ? k : o->nrs - 1] : PROC_RANDSTAT;
+}
+
+/* An error a person can act on, and its exit code. */
+static int input_error(const struct rs_error *err, bool default_randstat)
+{
+	if (err->status == RS_ERR_NOENT && default_randstat) {
+		fprintf(stderr,
+			"randstat: %s does not exist: the randstat module is not loaded.\n"
+			"  Load it with:            sudo modprobe randstat\n"
+			"  or, in the source tree:  sudo insmod module/randstat.ko\n",
+			PROC_RANDSTAT);
+		return EXIT_NOMODULE;
+	}
+	fprintf(stderr, "randstat: %s\n", err->msg);
+	return EXIT_INPUT;
+}
+
+static void pair_free(struct pair *p)
+{
+	rs_snap_free(&p->stat);
+	rs_snap_free(&p->rs);
+}
+
+/* Read the k-th pair of files: returns -1 if done, else an exit code. */
+static int read_pair(const struct options *o, unsigned int k, struct pair *p)
+{
+	struct rs_error err;
+
+	memset(p, 0, sizeof(*p));
+	clock_gettime(CLOCK_MONOTONIC, &p->when);
+	if (rs_load_randstat(rs_path(o, k), &p->rs, &err))
+		return input_error(&err, !o->nrs);
+	if (rs_load_stat(stat_path(o, k), &p->stat, &err)) {
+		pair_free(p);
+		return input_error(&err, false);
+	}
+	return -1;
+}
+
+/* --- text ------------------------------------------------------------ */
+
+struct context {
+	const struct options *o;
+	bool said_legend;
+	double wall;		/* seconds between the reads, or NAN */
+	const char *title;	/* what the report covers, or NULL */
+};
+
+#define CELL	8		/* "%7.2f" and a mark */
+
+static void cell(char **p, double v, bool mark)
+{
+	if (isnan(v))
+		*p += sprintf(*p, "%*s ", CELL - 1, "-");
+	else
+		*p += sprintf(*p, "%*.2f%c", CELL - 1, v, mark ? '*' : ' ');
+}
+
+/* Print a row without trailing blanks. */
+static void put_row(char *buf, char *end)
+{
+	while (end > buf && end[-1] == ' ')
+		end--;
+	*end = '\0';
+	puts(buf);
+}
+
+static void text_source_row(const char *cpu, const char *source,
+			    const double *v, const bool *mark, double seconds,
+			    const uint64_t *samples)
+{
+	char buf[256], *p = buf;
+	int i;
+
+	p += sprintf(p, "%-4s %-10s", cpu, source);
+	for (i = 0; i < RS_NDISP; i++)
+		cell(&p, v[i], mark && mark[i]);
+	if (!isnan(seconds))
+		p += sprintf(p, " %11.3f", seconds);
+	if (samples)
+		p += sprintf(p, " %10llu", (unsigned long long)*samples);
+	put_row(buf, p);
+}
+
+static void text_header(void)
+{
+	char buf[256], *p = buf;
+	int i;
+
+	p += sprintf(p, "%-4s %-10s", "CPU", "source");
+	for (i = 0; i < RS_NDISP; i++)
+		p += sprintf(p, "%*s%s ", CELL - 1 - (int)strlen(rs_disp_name[i]),
+			     "%", rs_disp_name[i]);
+	p += sprintf(p, " %11s %10s", "seconds", "samples");
+	put_row(buf, p);
+}
+
+static void text_line(const struct rs_line *l)
+{
+	char cpu[16];
+
+	if (l->cpu == RS_ALL)
+		strcpy(cpu, "all");
+	else
+		snprintf(cpu, sizeof(cpu), "%d", l->cpu);
+	if (l->has_rs) {
+		text_source_row(cpu, "randstat", l->rs, NULL, l->rs_seconds,
+				&l->n);
+		text_source_row("", "+-95%", l->hw, NULL, NAN, NULL);
+	}
+	if (l->has_stat)
+		text_source_row(l->has_rs ? "" : cpu, "/proc/stat", l->st,
+				l->outside, l->stat_seconds, NULL);
+}
+
+static double mean(uint64_t total, uint64_t n)
+{
+	return n ? (double)total / n : NAN;
+}
+
+/* A mean in whole ns, or "-" without samples. */
+static const char *mean_ns(char *buf, size_t size, uint64_t total, uint64_t n)
+{
+	if (n)
+		snprintf(buf, size, "%.0f ns", mean(total, n));
+	else
+		snprintf(buf, size, "-");
+	return buf;
+}
+
+static void text_sampler(const struct rs_report *rep)
+{
+	const struct rs_sampler *s = &rep->lines[0].s;
+	char cost[32], late[32];
+
+	printf("sampler: %llu samples, cost mean %s (max %llu ns), late mean %s (max %llu ns), %llu overruns%s\n",
+	       (unsigned long long)s->samples,
+	       mean_ns(cost, sizeof(cost), s->cost_ns, s->samples),
+	       (unsigned long long)s->cost_max_ns,
+	       mean_ns(late, sizeof(late), s->late_ns, s->samples),
+	       (unsigned long long)s->late_max_ns,
+	       (unsigned long long)s->overruns,
+	       rep->interval ? "; maxima since the start" : "");
+}
+
+static void text_legend(struct context *ctx, const struct rs_report *rep)
+{
+	if (ctx->said_legend)
+		return;
+	ctx->said_legend = true;
+	printf("randstat: samples at uniformly random intervals in [%.3f, %.3f] ms\n",
+	       rep->tmin_ns / 1e6, rep->tmax_ns / 1e6);
+	if (rep->interval)
+		puts("Shares of each source's own total over each interval, from the deltas of both files.");
+	else
+		puts("Shares of each source's own total: randstat counts since it was loaded or reset,\n"
+		     "/proc/stat since boot, so the two cover different times.");
+	puts("A '*' marks a /proc/stat share outside randstat's 95% interval.");
+}
+
+static void print_text(struct context *ctx, const struct rs_report *rep)
+{
+	unsigned int i;
+
+	text_legend(ctx, rep);
+	putchar('\n');
+	if (ctx->title) {
+		fputs(ctx->title, stdout);
+		if (!isnan(ctx->wall))
+			printf("  interval %.3f s", ctx->wall);
+		putchar('\n');
+	}
+	for (i = 0; i < rep->nnotes; i++)
+		printf("note: %s\n", rep->notes[i]);
+	if (!rep->nlines)
+		return;
+	text_header();
+	for (i = 0; i < rep->nlines; i++)
+		text_line(&rep->lines[i]);
+	text_sampler(rep);
+}
+
+/* --- JSON ------------------------------------------------------------ */
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void json_number(double v, int prec)
+{
+	if (isnan(v))
+		fputs("null", stdout);
+	else
+		printf("%.*f", prec, v);
+}
+
+static void json_classes(const char *key, const double *v)
+{
+	int i;
+
+	printf(",\"%s\":{", key);
+	for (i = 0; i < RS_NDISP; i++) {
+		printf("%s\"%s\":", i ? "," : "", rs_disp_name[i]);
+		json_number(v[i], 4);
+	}
+	putchar('}');
+}
+
+static void json_sampler(const struct rs_sampler *s)
+{
+	printf(",\"sampler\":{\"samples\":%llu,\"overruns\":%llu,\"cost_mean_ns\":",
+	       (unsigned long long)s->samples,
+	       (unsigned long long)s->overruns);
+	json_number(mean(s->cost_ns, s->samples), 1);
+	printf(",\"cost_max_ns\":%llu,\"late_mean_ns\":",
+	       (unsigned long long)s->cost_max_ns);
+	json_number(mean(s->late_ns, s->samples), 1);
+	printf(",\"late_max_ns\":%llu}", (unsigned long long)s->late_max_ns);
+}
+
+static void json_line(const struct rs_line *l)
+{
+	const char *sep = "";
+	int i;
+
+	if (l->cpu == RS_ALL)
+		fputs("{\"cpu\":\"all\",\"randstat\":", stdout);
+	else
+		printf("{\"cpu\":\"%d\",\"randstat\":", l->cpu);
+	if (l->has_rs) {
+		printf("{\"seconds\":%.6f,\"samples\":%llu", l->rs_seconds,
+		       (unsigned long long)l->n);
+		json_classes("pct", l->rs);
+		json_classes("ci95", l->hw);
+		putchar('}');
+	} else {
+		fputs("null", stdout);
+	}
+	fputs(",\"stat\":", stdout);
+	if (l->has_stat) {
+		printf("{\"seconds\":%.2f", l->stat_seconds);
+		json_classes("pct", l->st);
+		putchar('}');
+	} else {
+		fputs("null", stdout);
+	}
+	fputs(",\"outside\":[", stdout);
+	for (i = 0; i < RS_NDISP; i++) {
+		if (l->outside[i]) {
+			printf("%s\"%s\"", sep, rs_disp_name[i]);
+			sep = ",";
+		}
+	}
+	putchar(']');
+	if (l->has_rs)
+		json_sampler(&l->s);
+	putchar('}');
+}
+
+static void print_json(struct context *ctx, const struct rs_report *rep)
+{
+	struct timespec now;
+	unsigned int i;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	printf("{\"format\":%d,\"mode\":\"%s\",\"time\":%lld.%03ld,\"interval_s\":",
+	       RS_FORMAT_VERSION, rep->interval ? "interval" : "since_start",
+	       (long long)now.tv_sec, now.tv_nsec / 1000000);
+	json_number(ctx->wall, 3);
+	printf(",\"tmin_ns\":%llu,\"tmax_ns\":%llu,\"reset\":%s,\"notes\":[",
+	       (unsigned long long)rep->tmin_ns,
+	       (unsigned long long)rep->tmax_ns,
+	       rep->reset ? "true" : "false");
+	for (i = 0; i < rep->nnotes; i++) {
+		if (i)
+			putchar(',');
+		json_string(rep->notes[i]);
+	}
+	fputs("],\"cpus\":[", stdout);
+	for (i = 0; i < rep->nlines; i++) {
+		if (i)
+			putchar(',');
+		json_line(&rep->lines[i]);
+	}
+	puts("]}");
+}
+
+/* --- Prometheus ------------------------------------------------------- */
+
+enum prom_unit { PROM_COUNT, PROM_NS };
+
+/* One metric family: a row of ten columns, or one value per CPU. */
+struct prom_family {
+	const char *name;
+	const char *type;
+	const char *help;
+	enum prom_unit unit;
+	size_t row;		/* offsetof the row in rs_cpu, if modes */
+	bool guest;		/* the row's guest columns, not the eight */
+	uint64_t (*value)(const struct rs_cpu *c);	/* if no modes */
+};
+
+static uint64_t cost_ns(const struct rs_cpu *c) { return c->s.cost_ns; }
+static uint64_t late_ns(const struct rs_cpu *c) { return c->s.late_ns; }
+static uint64_t overruns(const struct rs_cpu *c) { return c->s.overruns; }
+static uint64_t online(const struct rs_cpu *c) { return c->s.online; }
+
+static const struct prom_family prom_families[] = {
+	{ "randstat_cpu_seconds_total", "counter",
+	  "Seconds the CPUs spent in each mode, estimated by randstat's randomized statclock (as node_cpu_seconds_total).",
+	  PROM_NS, offsetof(struct rs_cpu, ns), false, NULL },
+	{ "randstat_cpu_guest_seconds_total", "counter",
+	  "Seconds the CPUs spent in guests (VMs), estimated by randstat; also counted in user and nice (as node_cpu_guest_seconds_total).",
+	  PROM_NS, offsetof(struct rs_cpu, ns), true, NULL },
+	{ "randstat_samples_total", "counter",
+	  "Samples randstat's statclock took in each mode.",
+	  PROM_COUNT, offsetof(struct rs_cpu, samples), false, NULL },
+	{ "randstat_guest_samples_total", "counter",
+	  "Samples randstat took in guests; also counted in user and nice.",
+	  PROM_COUNT, offsetof(struct rs_cpu, samples), true, NULL },
+	{ "randstat_sampler_cost_seconds_total", "counter",
+	  "Seconds spent in randstat's sampler callback.",
+	  PROM_NS, 0, false, cost_ns },
+	{ "randstat_sampler_late_seconds_total", "counter",
+	  "Seconds from the sampler's scheduled expiries to its callbacks.",
+	  PROM_NS, 0, false, late_ns },
+	{ "randstat_sampler_overruns_total", "counter",
+	  "Expiries the sampler skipped because its timer ran too late.",
+	  PROM_COUNT, 0, false, overruns },
+	{ "randstat_sampler_online", "gauge",
+	  "1 if the CPU was online when /proc/randstat was read.",
+	  PROM_COUNT, 0, false, online },
+};
+
+static void prom_value(enum prom_unit unit, uint64_t v)
+{
+	if (unit == PROM_NS)
+		printf(" %llu.%09llu\n", (unsigned long long)(v / 1000000000),
+		       (unsigned long long)(v % 1000000000));
+	else
+		printf(" %llu\n", (unsigned long long)v);
+}
+
+static void prom_cpu(const struct prom_family *f, unsigned int cpu,
+		     const struct rs_cpu *c)
+{
+	static const int guest_cols[] = { RS_GUEST, RS_GUEST_NICE };
+	static const char *const guest_modes[] = { "user", "nice" };
+	const struct rs_row *row;
+	int i;
+
+	if (f->value) {
+		printf("%s{cpu=\"%u\"}", f->name, cpu);
+		prom_value(f->unit, f->value(c));
+		return;
+	}
+	row = (const struct rs_row *)((const char *)c + f->row);
+	for (i = 0; i < (f->guest ? 2 : RS_NTIME); i++) {
+		printf("%s{cpu=\"%u\",mode=\"%s\"}", f->name, cpu,
+		       f->guest ? guest_modes[i] : rs_col_name[i]);
+		prom_value(f->unit, row->v[f->guest ? guest_cols[i] : i]);
+	}
+}
+
+/* CPUs online, or that have been: a possible CPU never up is left out. */
+static bool prom_shown(const struct rs_cpu *c)
+{
+	return c->counted && (c->listed || c->s.online || c->s.samples);
+}
+
+static void print_prometheus(const struct rs_snap *rs)
+{
+	const struct prom_family *f;
+	unsigned int cpu;
+
+	for (f = prom_families;
+	     f < prom_families + sizeof(prom_families) / sizeof(*f); f++) {
+		printf("# HELP %s %s\n# TYPE %s %s\n", f->name, f->help,
+		       f->name, f->type);
+		for (cpu = 0; cpu < rs->ncpu; cpu++)
+			if (prom_shown(&rs->cpu[cpu]))
+				prom_cpu(f, cpu, &rs->cpu[cpu]);
+	}
+}
+
+/* --- main ------------------------------------------------------------- */
+
+static double seconds_between(const struct timespec *a,
+			      const struct timespec *b)
+{
+	return (b->tv_sec - a->tv_sec) + (b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static int emit(struct context *ctx, const struct rs_report *rep)
+{
+	if (ctx->o->out == OUT_JSON)
+		print_json(ctx, rep);
+	else
+		print_text(ctx, rep);
+	return fflush(stdout) ? EXIT_INPUT : -1;
+}
+
+static int report_interval(struct context *ctx, const struct pair *a,
+			   const struct pair *b)
+{
+	struct rs_report rep;
+	int ret;
+
+	if (rs_report_interval(&rep, &a->stat, &a->rs, &b->stat, &b->rs)) {
+		fprintf(stderr, "randstat: out of memory\n");
+		ret = EXIT_INPUT;
+	} else {
+		ret = emit(ctx, &rep);
+	}
+	rs_report_free(&rep);
+	return ret;
+}
+
+static int run_since_start(struct context *ctx)
+{
+	struct rs_report rep;
+	struct pair p;
+	int ret = read_pair(ctx->o, 0, &p);
+
+	if (ret >= 0)
+		return ret;
+	if (rs_report_since_start(&rep, &p.stat, &p.rs)) {
+		fprintf(stderr, "randstat: out of memory\n");
+		ret = EXIT_INPUT;
+	} else {
+		ret = emit(ctx, &rep);
+	}
+	rs_report_free(&rep);
+	pair_free(&p);
+	return ret;
+}
+
+static void sleep_until(const struct timespec *start, double offset)
+{
+	struct timespec t = *start;
+	double whole = floor(offset);
+
+	t.tv_sec += (time_t)whole;
+	t.tv_nsec += (long)((offset - whole) * 1e9);
+	if (t.tv_nsec >= 1000000000) {
+		t.tv_sec++;
+		t.tv_nsec -= 1000000000;
+	}
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) ==
+	       EINTR)
+		;
+}
+
+/* captured pairs (sleep == false) or live reads every INTERVAL. */
+static int run_intervals(struct context *ctx, bool sleep)
+{
+	const struct options *o = ctx->o;
+	unsigned long long k, last = sleep ? o->count : o->nrs - 1;
+	struct pair p[2];
+	char title[64];
+	int ret = read_pair(o, 0, &p[0]);
+
+	if (ret >= 0)
+		return ret;
+	for (k = 1; ret < 0 && (!last || k <= last); k++) {
+		struct pair *a = &p[(k - 1) % 2], *b = &p[k % 2];
+
+		if (sleep)
+			sleep_until(&a->when, o->interval);
+		ret = read_pair(o, k, b);
+		if (ret >= 0)
+			break;
+		if (sleep) {
+			time_t now = time(NULL);
+
+			strftime(title, sizeof(title), "%H:%M:%S",
+				 localtime(&now));
+			ctx->wall = seconds_between(&a->when, &b->when);
+		} else {
+			snprintf(title, sizeof(title), "pair %llu to %llu",
+				 k, k + 1);
+		}
+		ctx->title = title;
+		ret = report_interval(ctx, a, b);
+		pair_free(a);
+	}
+	pair_free(&p[(k - 1) % 2]);
+	return ret;
+}
+
+static int run(const struct options *o)
+{
+	struct context ctx = { .o = o, .wall = NAN };
+	struct rs_error err;
+	struct rs_snap rs;
+
+	if (o->out == OUT_PROMETHEUS) {
+		if (rs_load_randstat(rs_path(o, 0), &rs, &err))
+			return input_error(&err, !o->nrs);
+		print_prometheus(&rs);
+		rs_snap_free(&rs);
+		return fflush(stdout) ? EXIT_INPUT : EXIT_OK;
+	}
+	if (o->nrs > 1)
+		return run_intervals(&ctx, false);
+	if (o->interval > 0)
+		return run_intervals(&ctx, true);
+	return run_since_start(&ctx);
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int ret;
+
+	memset(&o, 0, sizeof(o));
+	ret = parse_args(argc, argv, &o);
+	if (ret < 0)
+		ret = run(&o);
+	if (ret < 0)
+		ret = EXIT_OK;
+	free(o.stat);
+	free(o.rs);
+	return ret;
+}

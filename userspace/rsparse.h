@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * randstat reader: parsing of /proc/stat and /proc/randstat.
+ *
+ * Both files are read whole into memory and parsed into a struct rs_snap.
+ * /proc/randstat is parsed strictly (Documentation/format-v1.txt): every
+ * line is checked, in the order the module writes them, so a truncated or
+ * damaged capture is reported with its file and line.  From /proc/stat
+ * only the cpu lines are read; the other lines vary between kernels.
+ */
+#ifndef RSPARSE_H
+#define RSPARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RS_FORMAT_VERSION	1
+
+/* The columns of a cpu line, in /proc/stat's order. */
+enum rs_col {
+	RS_USER,
+	RS_NICE,
+	RS_SYSTEM,
+	RS_IDLE,
+	RS_IOWAIT,
+	RS_IRQ,
+	RS_SOFTIRQ,
+	RS_STEAL,
+	RS_GUEST,
+	RS_GUEST_NICE,
+	RS_NCOLS,
+};
+
+/* user..steal sum to a CPU's time; guest is already inside user. */
+#define RS_NTIME	(RS_STEAL + 1)
+
+#define RS_MAX_HIST	64	/* most histogram buckets accepted */
+#define RS_MAX_CPUS	65536	/* highest CPU number accepted, plus one */
+
+struct rs_row {
+	uint64_t v[RS_NCOLS];
+};
+
+/* The "sampler cpuN" line. */
+struct rs_sampler {
+	bool online;
+	uint64_t elapsed_ns;
+	uint64_t samples;
+	uint64_t overruns;
+	uint64_t cost_ns;
+	uint64_t cost_max_ns;
+	uint64_t late_ns;
+	uint64_t late_max_ns;
+};
+
+/* One CPU of one file. */
+struct rs_cpu {
+	bool listed;		/* has a cpuN line: online when read */
+	bool counted;		/* has randstat's ns..late_hist lines */
+	struct rs_row ticks;	/* the cpuN line, USER_HZ */
+	struct rs_row ns;	/* randstat only, from here on */
+	struct rs_row samples;
+	struct rs_sampler s;
+	uint64_t cost_hist[RS_MAX_HIST];
+	uint64_t late_hist[RS_MAX_HIST];
+};
+
+/* One parsed file. */
+struct rs_snap {
+	bool is_randstat;
+	unsigned int version;	/* randstat only: the header */
+	uint64_t tmin_ns;
+	uint64_t tmax_ns;
+	uint64_t user_hz;
+	struct rs_row all;	/* the "cpu" line */
+	unsigned int nhist;	/* randstat only: histogram buckets */
+	uint64_t hist_bounds_ns[RS_MAX_HIST];
+	unsigned int ncpu;	/* entries in cpu[]: highest CPU seen + 1 */
+	struct rs_cpu *cpu;
+};
+
+enum rs_status {
+	RS_OK,
+	RS_ERR_NOENT,		/* the file does not exist */
+	RS_ERR_IO,		/* it could not be read */
+	RS_ERR_FORMAT,		/* truncated, damaged or not this format */
+	RS_ERR_VERSION,		/* a randstat format this reader does not know */
+	RS_ERR_NOMEM,
+};
+
+struct rs_error {
+	enum rs_status status;
+	char msg[512];
+};
+
+enum rs_status rs_read_file(const char *path, char **buf, size_t *len,
+			    struct rs_error *err);
+enum rs_status rs_parse_stat(const char *buf, size_t len, const char *name,
+			     struct rs_snap *snap, struct rs_error *err);
+enum rs_status rs_parse_randstat(const char *buf, size_t len,
+				 const char *name, struct rs_snap *snap,
+				 struct rs_error *err);
+enum rs_status rs_load_stat(const char *path, struct rs_snap *snap,
+			    struct rs_error *err);
+enum rs_status rs_load_randstat(const char *path, struct rs_snap *snap,
+				struct rs_error *err);
+void rs_snap_free(struct rs_snap *snap);
+
+const struct rs_cpu *rs_snap_cpu(const struct rs_snap *snap, unsigned int n);
+uint64_t rs_row_time(const struct rs_row *r);
+
+#endif /* RSPARSE_H */

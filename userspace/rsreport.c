@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * randstat reader: the arithmetic.
+ *
+ * Each class's share is taken of its own source's total, the sum of the
+ * first eight columns (guest is already inside user, guest_nice inside
+ * nice).  Each sample of randstat falls in class k with probability p_k,
+ * so the sample proportion is binomial and its 95% half-width is
+ * 1.96 * sqrt(p (1 - p) / n), n the CPU's samples.  randstat's shares come
+ * from its nanosecond counters, centred there; the half-width comes from
+ * the sample counts.  Steal is read from the kernel's steal clock, not
+ * sampled, so it has no interval.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rsreport.h"
+
+/* A difference smaller than this does not show in the printed digits. */
+#define RS_PRINT_RESOLUTION	0.005
+
+const char *const rs_disp_name[RS_NDISP] = {
+	"usr", "nice", "sys", "iowait", "irq", "soft", "steal", "guest",
+	"gnice", "idle",
+};
+
+const char *const rs_col_name[RS_NCOLS] = {
+	"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
+	"guest", "guest_nice",
+};
+
+/* What one row of a report is made of. */
+struct rs_sums {
+	bool has_rs;
+	bool has_stat;
+	struct rs_row ns;
+	struct rs_row samples;
+	struct rs_row ticks;
+	struct rs_sampler s;
+};
+
+/**
+ * rs_halfwidth95() - half-width of the 95% interval of a proportion
+ * @k: samples in the class
+ * @n: samples in all
+ *
+ * Return: 1.96 * sqrt(p (1 - p) / n) with p = k / n, as a fraction;
+ * NAN when there is no sample.
+ */
+double rs_halfwidth95(uint64_t k, uint64_t n)
+{
+	double p;
+
+	if (!n)
+		return NAN;
+	p = (double)k / n;
+	return RS_Z95 * sqrt(p * (1 - p) / n);
+}
+
+static uint64_t sat_sub(uint64_t a, uint64_t b)
+{
+	return a > b ? a - b : 0;
+}
+
+/* A cpu row in mpstat's columns: usr and nice without their guest part. */
+void rs_disp(const struct rs_row *r, uint64_t d[RS_NDISP])
+{
+	d[RS_D_USR] = sat_sub(r->v[RS_USER], r->v[RS_GUEST]);
+	d[RS_D_NICE] = sat_sub(r->v[RS_NICE], r->v[RS_GUEST_NICE]);
+	d[RS_D_SYS] = r->v[RS_SYSTEM];
+	d[RS_D_IOWAIT] = r->v[RS_IOWAIT];
+	d[RS_D_IRQ] = r->v[RS_IRQ];
+	d[RS_D_SOFT] = r->v[RS_SOFTIRQ];
+	d[RS_D_STEAL] = r->v[RS_STEAL];
+	d[RS_D_GUEST] = r->v[RS_GUEST];
+	d[RS_D_GNICE] = r->v[RS_GUEST_NICE];
+	d[RS_D_IDLE] = r->v[RS_IDLE];
+}
+
+/* Each class's percent of the row's time; NAN if the row has none. */
+void rs_shares(const struct rs_row *r, double pct[RS_NDISP])
+{
+	uint64_t d[RS_NDISP], total = rs_row_time(r);
+	int i;
+
+	rs_disp(r, d);
+	for (i = 0; i < RS_NDISP; i++)
+		pct[i] = total ? 100.0 * d[i] / total : NAN;
+}
+
+/**
+ * rs_row_sub() - the change of a row between two reads
+ * @a: the earlier read
+ * @b: the later read
+ * @d: b - a, each column at least 0
+ *
+ * Return: a mask, bit i set if column i went down.
+ */
+unsigned int rs_row_sub(const struct rs_row *a, const struct rs_row *b,
+			struct rs_row *d)
+{
+	unsigned int down = 0;
+	int i;
+
+	for (i = 0; i < RS_NCOLS; i++) {
+		if (b->v[i] < a->v[i])
+			down |= 1u << i;
+		d->v[i] = sat_sub(b->v[i], a->v[i]);
+	}
+	return down;
+}
+
+static void row_add(struct rs_row *acc, const struct rs_row *r)
+{
+	int i;
+
+	for (i = 0; i < RS_NCOLS; i++)
+		acc->v[i] += r->v[i];
+}
+
+static uint64_t max_u64(uint64_t a, uint64_t b)
+{
+	return a > b ? a : b;
+}
+
+/* The sampler's counts between two reads; maxima stay since the start. */
+static void sampler_sub(const struct rs_sampler *a, const struct rs_sampler *b,
+			struct rs_sampler *d)
+{
+	*d = *b;
+	d->elapsed_ns = sat_sub(b->elapsed_ns, a->elapsed_ns);
+	d->samples = sat_sub(b->samples, a->samples);
+	d->overruns = sat_sub(b->overruns, a->overruns);
+	d->cost_ns = sat_sub(b->cost_ns, a->cost_ns);
+	d->late_ns = sat_sub(b->late_ns, a->late_ns);
+}
+
+static void sampler_add(struct rs_sampler *acc, const struct rs_sampler *s)
+{
+	acc->online |= s->online;
+	acc->elapsed_ns += s->elapsed_ns;
+	acc->samples += s->samples;
+	acc->overruns += s->overruns;
+	acc->cost_ns += s->cost_ns;
+	acc->late_ns += s->late_ns;
+	acc->cost_max_ns = max_u64(acc->cost_max_ns, s->cost_max_ns);
+	acc->late_max_ns = max_u64(acc->late_max_ns, s->late_max_ns);
+}
+
+static void sums_add(struct rs_sums *acc, const struct rs_sums *in)
+{
+	acc->has_rs |= in->has_rs;
+	acc->has_stat |= in->has_stat;
+	row_add(&acc->ns, &in->ns);
+	row_add(&acc->samples, &in->samples);
+	row_add(&acc->ticks, &in->ticks);
+	sampler_add(&acc->s, &in->s);
+}
+
+static bool is_outside(double rs, double hw, double st)
+{
+	if (isnan(rs) || isnan(hw) || isnan(st))
+		return false;
+	return fabs(st - rs) > fmax(hw, RS_PRINT_RESOLUTION);
+}
+
+static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
+		      uint64_t user_hz)
+{
+	uint64_t k[RS_NDISP];
+	int i;
+
+	memset(l, 0, sizeof(*l));
+	l->cpu = cpu;
+	l->has_rs = in->has_rs;
+	l->has_stat = in->has_stat;
+	l->n = in->has_rs ? rs_row_time(&in->samples) : 0;
+	l->rs_seconds = in->has_rs ? rs_row_time(&in->ns) / 1e9 : NAN;
+	l->stat_seconds = in->has_stat ?
+			  (double)rs_row_time(&in->ticks) / user_hz : NAN;
+	l->s = in->s;
+	rs_shares(&in->ns, l->rs);
+	rs_shares(&in->ticks, l->st);
+	rs_disp(&in->samples, k);
+	for (i = 0; i < RS_NDISP; i++) {
+		if (!in->has_rs)
+			l->rs[i] = NAN;
+		if (!in->has_stat)
+			l->st[i] = NAN;
+		l->hw[i] = in->has_rs && i != RS_D_STEAL ?
+			   100 * rs_halfwidth95(k[i], l->n) : NAN;
+		l->outside[i] = is_outside(l->rs[i], l->hw[i], l->st[i]);
+	}
+}
+
+static int add_note(struct rs_report *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int add_note(struct rs_report *rep, const char *fmt, ...)
+{
+	char buf[256], **notes, *s;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	s = strdup(buf);
+	notes = s ? realloc(rep->notes, (rep->nnotes + 1) * sizeof(*notes)) :
+		    NULL;
+	if (!notes) {
+		free(s);
+		return -1;
+	}
+	notes[rep->nnotes++] = s;
+	rep->notes = notes;
+	return 0;
+}
+
+static int add_line(struct rs_report *rep, int cpu, const struct rs_sums *in,
+		    uint64_t user_hz)
+{
+	struct rs_line *lines;
+
+	lines = realloc(rep->lines, (rep->nlines + 1) * sizeof(*lines));
+	if (!lines)
+		return -1;
+	rep->lines = lines;
+	line_fill(&lines[rep->nlines++], cpu, in, user_hz);
+	return 0;
+}
+
+/* The all row goes first: make room for it, filled in at the end. */
+static int reserve_all(struct rs_report *rep)
+{
+	struct rs_sums none;
+
+	memset(&none, 0, sizeof(none));
+	return add_line(rep, RS_ALL, &none, 1);
+}
+
+static void report_init(struct rs_report *rep, bool interval,
+			const struct rs_snap *rs)
+{
+	memset(rep, 0, sizeof(*rep));
+	rep->interval = interval;
+	rep->tmin_ns = rs->tmin_ns;
+	rep->tmax_ns = rs->tmax_ns;
+}
+
+static unsigned int max_ncpu(const struct rs_snap *a, const struct rs_snap *b)
+{
+	return a->ncpu > b->ncpu ? a->ncpu : b->ncpu;
+}
+
+static bool listed(const struct rs_snap *s, unsigned int cpu)
+{
+	const struct rs_cpu *c = rs_snap_cpu(s, cpu);
+
+	return c && c->listed;
+}
+
+static bool counted(const struct rs_snap *s, unsigned int cpu)
+{
+	const struct rs_cpu *c = rs_snap_cpu(s, cpu);
+
+	return c && c->counted;
+}
+
+/* randstat's numbers of one CPU since its counters started. */
+static void sums_of_randstat(struct rs_sums *out, const struct rs_cpu *c)
+{
+	out->has_rs = true;
+	out->ns = c->ns;
+	out->samples = c->samples;
+	out->s = c->s;
+}
+
+/* Is a CPU of a since-start report shown, and what is said about it? */
+static int since_start_cpu(struct rs_report *rep, const struct rs_snap *stat,
+			   const struct rs_snap *rs, unsigned int i,
+			   struct rs_sums *all)
+{
+	bool in_stat = listed(stat, i), in_rs = listed(rs, i);
+	struct rs_sums one;
+
+	memset(&one, 0, sizeof(one));
+	if (counted(rs, i)) {
+		sums_of_randstat(&one, rs_snap_cpu(rs, i));
+		sums_add(all, &one);
+	}
+	if (!in_stat && !in_rs)
+		return one.s.samples ?
+		       add_note(rep, "cpu%u is offline: no row of its own, its time so far stays in the all row",
+				i) : 0;
+	if (in_stat != in_rs &&
+	    add_note(rep, "cpu%u is in the cpu lines of %s only (it went offline or online between the two reads)",
+		     i, in_stat ? "/proc/stat" : "/proc/randstat"))
+		return -1;
+	one.has_stat = in_stat;
+	if (in_stat)
+		one.ticks = rs_snap_cpu(stat, i)->ticks;
+	return add_line(rep, i, &one, rs->user_hz);
+}
+
+/**
+ * rs_report_since_start() - shares since the counters started
+ * @rep: the report, to free with rs_report_free()
+ * @stat: /proc/stat (since boot)
+ * @rs: /proc/randstat (since load or reset)
+ *
+ * A row for each CPU online in either file; the all row sums randstat over
+ * every CPU it has counters for, and takes /proc/stat's cpu line, which
+ * also sums every possible CPU.
+ *
+ * Return: 0, or -1 out of memory.
+ */
+int rs_report_since_start(struct rs_report *rep, const struct rs_snap *stat,
+			  const struct rs_snap *rs)
+{
+	struct rs_sums all;
+	unsigned int i;
+
+	report_init(rep, false, rs);
+	memset(&all, 0, sizeof(all));
+	if (reserve_all(rep))
+		return -1;
+	for (i = 0; i < max_ncpu(stat, rs); i++)
+		if (since_start_cpu(rep, stat, rs, i, &all))
+			return -1;
+	all.has_stat = true;
+	all.ticks = stat->all;
+	line_fill(&rep->lines[0], RS_ALL, &all, rs->user_hz);
+	return 0;
+}
+
+static bool u64s_went_down(const uint64_t *a, const uint64_t *b,
+			   unsigned int n)
+{
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (b[i] < a[i])
+			return true;
+	return false;
+}
+
+static bool cpu_went_down(const struct rs_cpu *a, const struct rs_cpu *b,
+			  unsigned int nhist)
+{
+	const struct rs_sampler *sa = &a->s, *sb = &b->s;
+	const uint64_t va[] = { sa->elapsed_ns, sa->samples, sa->overruns,
+				sa->cost_ns, sa->cost_max_ns, sa->late_ns,
+				sa->late_max_ns };
+	const uint64_t vb[] = { sb->elapsed_ns, sb->samples, sb->overruns,
+				sb->cost_ns, sb->cost_max_ns, sb->late_ns,
+				sb->late_max_ns };
+
+	return u64s_went_down(a->ns.v, b->ns.v, RS_NCOLS) ||
+	       u64s_went_down(a->samples.v, b->samples.v, RS_NCOLS) ||
+	       u64s_went_down(va, vb, sizeof(va) / sizeof(va[0])) ||
+	       u64s_went_down(a->cost_hist, b->cost_hist, nhist) ||
+	       u64s_went_down(a->late_hist, b->late_hist, nhist);
+}
+
+/**
+ * rs_randstat_went_down() - were the counters reset between two reads?
+ * @a: the earlier read
+ * @b: the later read
+ *
+ * Return: true if any counter of any CPU went down, or a CPU's counters
+ * or the histogram layout disappeared (the module was reloaded).
+ */
+bool rs_randstat_went_down(const struct rs_snap *a, const struct rs_snap *b)
+{
+	unsigned int i;
+
+	if (a->nhist != b->nhist)
+		return true;
+	for (i = 0; i < a->ncpu; i++) {
+		if (!a->cpu[i].counted)
+			continue;
+		if (!counted(b, i) ||
+		    cpu_went_down(&a->cpu[i], &b->cpu[i], a->nhist))
+			return true;
+	}
+	return false;
+}
+
+/* /proc/stat columns that went down: said, and counted as 0. */
+static int note_stat_down(struct rs_report *rep, unsigned int cpu,
+			  unsigned int down, const struct rs_row *a,
+			  const struct rs_row *b)
+{
+	int i;
+
+	for (i = 0; i < RS_NCOLS; i++)
+		if (down & 1u << i &&
+		    add_note(rep, "/proc/stat: cpu%u %s went down by %llu ticks (a kernel quirk); counted as 0",
+			     cpu, rs_col_name[i],
+			     (unsigned long long)(a->v[i] - b->v[i])))
+			return -1;
+	return 0;
+}
+
+/* Each CPU of an interval report: a row if online at both reads. */
+static int interval_cpu(struct rs_report *rep,
+			const struct rs_snap *const snap[4], unsigned int i,
+			struct rs_sums *all)
+{
+	bool on0 = listed(snap[0], i) && listed(snap[1], i);
+	bool on1 = listed(snap[2], i) && listed(snap[3], i);
+	bool any0 = listed(snap[0], i) || listed(snap[1], i);
+	bool any1 = listed(snap[2], i) || listed(snap[3], i);
+	const struct rs_cpu *r0, *r1, *s0, *s1;
+	struct rs_sums one;
+	unsigned int down;
+
+	if (!on0 || !on1) {
+		if (on0 && !any1)
+			return add_note(rep, "cpu%u went offline between the two reads: not shown",
+					i);
+		if (!any0 && on1)
+			return add_note(rep, "cpu%u came online between the two reads: not shown",
+					i);
+		if (any0 || any1)
+			return add_note(rep, "cpu%u went offline or online during a read: not shown",
+					i);
+		return 0;
+	}
+	s0 = rs_snap_cpu(snap[0], i);
+	r0 = rs_snap_cpu(snap[1], i);
+	s1 = rs_snap_cpu(snap[2], i);
+	r1 = rs_snap_cpu(snap[3], i);
+	memset(&one, 0, sizeof(one));
+	one.has_rs = one.has_stat = true;
+	rs_row_sub(&r0->ns, &r1->ns, &one.ns);
+	rs_row_sub(&r0->samples, &r1->samples, &one.samples);
+	sampler_sub(&r0->s, &r1->s, &one.s);
+	down = rs_row_sub(&s0->ticks, &s1->ticks, &one.ticks);
+	if (note_stat_down(rep, i, down, &s0->ticks, &s1->ticks))
+		return -1;
+	sums_add(all, &one);
+	return add_line(rep, i, &one, snap[3]->user_hz);
+}
+
+/**
+ * rs_report_interval() - shares over the interval between two reads
+ * @rep: the report, to free with rs_report_free()
+ * @stat0: /proc/stat at the first read
+ * @rs0: /proc/randstat at the first read
+ * @stat1: /proc/stat at the second read
+ * @rs1: /proc/randstat at the second read
+ *
+ * A row for each CPU online at both reads in both files, and the all row
+ * summing those rows.  If randstat's counters went down, the report has a
+ * note and no row.
+ *
+ * Return: 0, or -1 out of memory.
+ */
+int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
+		       const struct rs_snap *rs0, const struct rs_snap *stat1,
+		       const struct rs_snap *rs1)
+{
+	const struct rs_snap *const snap[4] = { stat0, rs0, stat1, rs1 };
+	struct rs_sums all;
+	unsigned int i, n;
+
+	report_init(rep, true, rs1);
+	if (rs_randstat_went_down(rs0, rs1)) {
+		rep->reset = true;
+		return add_note(rep, "randstat's counters went down between the two reads: they were reset or the module was reloaded; no report for this interval");
+	}
+	if ((rs0->tmin_ns != rs1->tmin_ns || rs0->tmax_ns != rs1->tmax_ns) &&
+	    add_note(rep, "the sampling window changed from [%llu, %llu] ns to [%llu, %llu] ns",
+		     (unsigned long long)rs0->tmin_ns,
+		     (unsigned long long)rs0->tmax_ns,
+		     (unsigned long long)rs1->tmin_ns,
+		     (unsigned long long)rs1->tmax_ns))
+		return -1;
+	memset(&all, 0, sizeof(all));
+	if (reserve_all(rep))
+		return -1;
+	for (n = 0, i = 0; i < 4; i++)
+		if (snap[i]->ncpu > n)
+			n = snap[i]->ncpu;
+	for (i = 0; i < n; i++)
+		if (interval_cpu(rep, snap, i, &all))
+			return -1;
+	if (rep->nlines == 1) {		/* no CPU: no all row either */
+		rep->nlines = 0;
+		return 0;
+	}
+	line_fill(&rep->lines[0], RS_ALL, &all, rs1->user_hz);
+	return 0;
+}
+
+/* The row of a CPU (or RS_ALL), NULL if the report has none. */
+const struct rs_line *rs_report_line(const struct rs_report *rep, int cpu)
+{
+	unsigned int i;
+
+	for (i = 0; i < rep->nlines; i++)
+		if (rep->lines[i].cpu == cpu)
+			return &rep->lines[i];
+	return NULL;
+}
+
+void rs_report_free(struct rs_report *rep)
+{
+	unsigned int i;
+
+	for (i = 0; i < rep->nnotes; i++)
+		free(rep->notes[i]);
+	free(rep->notes);
+	free(rep->lines);
+	memset(rep, 0, sizeof(*rep));
+}

@@ -1,0 +1,982 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of the randstat reader, printing TAP.
+ *
+ *   test_reader RANDSTAT FIXTURES MANPAGE
+ *
+ * The parser and the arithmetic (rsparse.c, rsreport.c) are called
+ * directly; the program RANDSTAT is run over the fixture files, and its
+ * output and exit code checked.  The expected numbers are worked out by
+ * hand from the fixtures (tests/fixtures/README).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rsparse.h"
+#include "rsreport.h"
+
+static const char *prog, *fixtures, *manpage;
+static unsigned int ntests, nfailed;
+static bool cur_ok;
+
+#define EXPECT(c) expect(c, __LINE__, #c)
+#define EXPECT_NEAR(a, b, eps) expect_near(a, b, eps, __LINE__, #a)
+#define EXPECT_HAS(s, sub) expect_has(s, sub, true, __LINE__)
+#define EXPECT_HASNT(s, sub) expect_has(s, sub, false, __LINE__)
+
+static void expect(bool c, int line, const char *what)
+{
+	if (!c) {
+		cur_ok = false;
+		printf("# line %d: failed: %s\n", line, what);
+	}
+}
+
+static void expect_near(double a, double b, double eps, int line,
+			const char *what)
+{
+	if (!(fabs(a - b) <= eps)) {
+		cur_ok = false;
+		printf("# line %d: %s = %.9g, expected %.9g\n", line, what, a,
+		       b);
+	}
+}
+
+static void expect_has(const char *s, const char *sub, bool want, int line)
+{
+	if (!s || !!strstr(s, sub) != want) {
+		cur_ok = false;
+		printf("# line %d: output %s \"%s\"; it was:\n", line,
+		       want ? "lacks" : "has", sub);
+		for (; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : "")
+			printf("#   %.*s\n", (int)strcspn(s, "\n"), s);
+	}
+}
+
+static void test(const char *name, void (*fn)(void))
+{
+	cur_ok = true;
+	fn();
+	ntests++;
+	if (!cur_ok)
+		nfailed++;
+	printf("%sok %u - %s\n", cur_ok ? "" : "not ", ntests, name);
+	fflush(stdout);
+}
+
+static void skip(const char *name, const char *why)
+{
+	printf("ok %u - %s # SKIP %s\n", ++ntests, name, why);
+}
+
+/* --- helpers ----------------------------------------------------------- */
+
+/* The path of a fixture; a ring of buffers, so several can be used. */
+static const char *fx(const char *name)
+{
+	static char buf[8][4096];
+	static unsigned int i;
+	char *b = buf[i++ % 8];
+
+	snprintf(b, sizeof(buf[0]), "%s/%s", fixtures, name);
+	return b;
+}
+
+/* A fixture's text, NUL-terminated. */
+static char *slurp(const char *name)
+{
+	struct rs_error err;
+	char *buf, *s;
+	size_t len;
+
+	if (rs_read_file(fx(name), &buf, &len, &err)) {
+		printf("# %s\n", err.msg);
+		exit(2);
+	}
+	s = realloc(buf, len + 1);
+	if (!s)
+		exit(2);
+	s[len] = '\0';
+	return s;
+}
+
+/* @s with the first @from replaced by @to; @s is freed. */
+static char *replace(char *s, const char *from, const char *to)
+{
+	char *at = strstr(s, from), *r;
+
+	if (!at) {
+		printf("# replace: \"%s\" not found\n", from);
+		exit(2);
+	}
+	r = malloc(strlen(s) - strlen(from) + strlen(to) + 1);
+	if (!r)
+		exit(2);
+	sprintf(r, "%.*s%s%s", (int)(at - s), s, to, at + strlen(from));
+	free(s);
+	return r;
+}
+
+static enum rs_status parse_rs(const char *text, struct rs_snap *s,
+			       struct rs_error *err)
+{
+	return rs_parse_randstat(text, strlen(text), "mem", s, err);
+}
+
+static enum rs_status parse_stat(const char *text, struct rs_snap *s,
+				 struct rs_error *err)
+{
+	return rs_parse_stat(text, strlen(text), "mem", s, err);
+}
+
+/* A fixture pair, which must parse. */
+static void load_pair(const char *name, struct rs_snap *stat,
+		      struct rs_snap *rs)
+{
+	char path[256];
+	struct rs_error err;
+
+	snprintf(path, sizeof(path), "%s.stat", name);
+	if (rs_load_stat(fx(path), stat, &err))
+		goto fail;
+	snprintf(path, sizeof(path), "%s.randstat", name);
+	if (rs_load_randstat(fx(path), rs, &err))
+		goto fail;
+	return;
+fail:
+	printf("# %s\n", err.msg);
+	exit(2);
+}
+
+static void free_pair(struct rs_snap *stat, struct rs_snap *rs)
+{
+	rs_snap_free(stat);
+	rs_snap_free(rs);
+}
+
+struct result {
+	int status;		/* exit code, or -1 */
+	char *out;
+	char *err;
+};
+
+static char *read_all(FILE *f)
+{
+	long n;
+	char *s;
+
+	fflush(f);
+	n = ftell(f);
+	s = calloc(1, n + 1);
+	if (!s)
+		exit(2);
+	rewind(f);
+	if (fread(s, 1, n, f) != (size_t)n)
+		exit(2);
+	fclose(f);
+	return s;
+}
+
+/* Run the program with these arguments (a NULL-terminated array). */
+static struct result run_argv(const char *const *args)
+{
+	const char *argv[32] = { prog };
+	struct result r = { -1, NULL, NULL };
+	FILE *out = tmpfile(), *err = tmpfile();
+	int argc = 1, status;
+	pid_t pid;
+
+	for (; *args && argc < 31; args++)
+		argv[argc++] = *args;
+	if (!out || !err)
+		exit(2);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fileno(out), 1);
+		dup2(fileno(err), 2);
+		execv(prog, (char *const *)argv);
+		_exit(127);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		r.status = WEXITSTATUS(status);
+	r.out = read_all(out);
+	r.err = read_all(err);
+	return r;
+}
+
+#define run(...)	run_argv((const char *const[]){ __VA_ARGS__, NULL })
+
+static void result_free(struct result *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static unsigned int count_lines(const char *s)
+{
+	unsigned int n = 0;
+
+	for (; *s; s++)
+		n += *s == '\n';
+	return n;
+}
+
+/* A negative number or a NaN anywhere in the output ("+-95%" is not). */
+static bool absurd(const char *s)
+{
+	const char *p;
+
+	for (p = s; (p = strchr(p, '-')); p++)
+		if (p[1] >= '0' && p[1] <= '9' && (p == s || p[-1] != '+'))
+			return true;
+	return strstr(s, "nan") || strstr(s, "inf");
+}
+
+/* --- the arithmetic ----------------------------------------------------- */
+
+static void t_halfwidth(void)
+{
+	/* 1.96 * sqrt(0.2 * 0.8 / 250000) = 1.96 * 0.0008 */
+	EXPECT_NEAR(rs_halfwidth95(50000, 250000), 0.001568, 1e-12);
+	/* 1.96 * sqrt(0.4 * 0.6 / 2500) = 1.96 * 0.0097980 */
+	EXPECT_NEAR(rs_halfwidth95(1000, 2500), 0.019204, 1e-6);
+	EXPECT_NEAR(rs_halfwidth95(0, 1000), 0, 0);
+	EXPECT_NEAR(rs_halfwidth95(1000, 1000), 0, 0);
+	EXPECT(isnan(rs_halfwidth95(0, 0)));
+}
+
+static void t_disp(void)
+{
+	struct rs_row r = { { 40000, 5000, 25000, 165000, 7500, 0, 7500, 0,
+			      10000, 1000 } };
+	uint64_t d[RS_NDISP];
+	double pct[RS_NDISP];
+
+	rs_disp(&r, d);
+	EXPECT(d[RS_D_USR] == 30000 && d[RS_D_NICE] == 4000);
+	EXPECT(d[RS_D_GUEST] == 10000 && d[RS_D_GNICE] == 1000);
+	EXPECT(d[RS_D_IDLE] == 165000 && d[RS_D_SOFT] == 7500);
+	rs_shares(&r, pct);
+	EXPECT_NEAR(pct[RS_D_USR], 12.0, 1e-12);	/* 30000 / 250000 */
+	EXPECT_NEAR(pct[RS_D_IDLE], 66.0, 1e-12);
+	r.v[RS_GUEST] = 50000;			/* guest > user: no wrap */
+	rs_disp(&r, d);
+	EXPECT(d[RS_D_USR] == 0);
+	memset(&r, 0, sizeof(r));
+	rs_shares(&r, pct);
+	EXPECT(isnan(pct[RS_D_USR]));
+}
+
+static void t_row_sub(void)
+{
+	struct rs_row a = { { 10, 20, 30, 40, 50, 0, 0, 0, 0, 0 } };
+	struct rs_row b = { { 15, 20, 35, 39, 60, 0, 0, 0, 0, 0 } };
+	struct rs_row d;
+
+	EXPECT(rs_row_sub(&a, &b, &d) == 1u << RS_IDLE);
+	EXPECT(d.v[RS_USER] == 5 && d.v[RS_NICE] == 0 && d.v[RS_IDLE] == 0);
+	EXPECT(d.v[RS_IOWAIT] == 10);
+}
+
+/* --- the parser ---------------------------------------------------------- */
+
+static void t_parse_randstat(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+	const struct rs_cpu *c0, *c1;
+
+	if (rs_load_randstat(fx("normal.randstat"), &s, &err)) {
+		printf("# %s\n", err.msg);
+		EXPECT(!"normal.randstat parses");
+		return;
+	}
+	EXPECT(s.version == 1 && s.tmin_ns == 2000000 &&
+	       s.tmax_ns == 6000000 && s.user_hz == 100);
+	EXPECT(s.nhist == 32 && s.hist_bounds_ns[1] == 64 &&
+	       s.hist_bounds_ns[31] == 2097152);
+	EXPECT(s.all.v[RS_USER] == 35999 && s.all.v[RS_GUEST_NICE] == 398);
+	EXPECT(s.ncpu >= 2);
+	c0 = rs_snap_cpu(&s, 0);
+	c1 = rs_snap_cpu(&s, 1);
+	EXPECT(c0 && c0->listed && c0->counted && c0->s.online);
+	EXPECT(c1 && c1->listed && c1->counted);
+	EXPECT(c0->ticks.v[RS_USER] == 19987);
+	EXPECT(c0->ns.v[RS_USER] == 199873456789ULL);
+	EXPECT(c1->ns.v[RS_GUEST] == 40012345678ULL);
+	EXPECT(c0->samples.v[RS_IDLE] == 160000);
+	EXPECT(c0->s.elapsed_ns == 1000000000000ULL && c0->s.samples == 250000);
+	EXPECT(c0->s.overruns == 3 && c0->s.cost_max_ns == 18432);
+	EXPECT(c0->cost_hist[8] == 180000 && c1->late_hist[20] == 1);
+	rs_snap_free(&s);
+}
+
+static void t_parse_stat(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+
+	EXPECT(!rs_load_stat(fx("normal.stat"), &s, &err));
+	EXPECT(s.all.v[RS_USER] == 189246 && s.all.v[RS_GUEST] == 20111);
+	EXPECT(rs_snap_cpu(&s, 1) && s.cpu[1].listed &&
+	       s.cpu[1].ticks.v[RS_GUEST_NICE] == 2012);
+	EXPECT(!rs_snap_cpu(&s, 2) || !s.cpu[2].listed);
+	rs_snap_free(&s);
+}
+
+static void t_parse_proc_stat(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+	enum rs_status st = rs_load_stat("/proc/stat", &s, &err);
+
+	if (st)
+		printf("# %s\n", err.msg);
+	EXPECT(!st && s.ncpu >= 1 && s.cpu[0].listed);
+	rs_snap_free(&s);
+}
+
+static void t_parse_old_stat(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+
+	/* 2.6.24 had 9 columns, and the intr line is not ours to check */
+	EXPECT(!parse_stat("cpu  1 2 3 4 5 6 7 8 9\ncpu0 1 2 3 4 5 6 7 8 9\n"
+			   "intr 1 x -\n", &s, &err));
+	EXPECT(s.cpu[0].ticks.v[RS_GUEST] == 9 &&
+	       s.cpu[0].ticks.v[RS_GUEST_NICE] == 0);
+	rs_snap_free(&s);
+}
+
+static void t_parse_offline(void)
+{
+	struct rs_snap stat, rs;
+
+	load_pair("offline", &stat, &rs);
+	EXPECT(rs.cpu[0].listed && rs.cpu[1].counted && !rs.cpu[1].listed);
+	EXPECT(!rs.cpu[1].s.online && rs.cpu[0].s.online);
+	EXPECT(!rs_snap_cpu(&stat, 1) || !stat.cpu[1].listed);
+	free_pair(&stat, &rs);
+}
+
+/* A file that must not parse, and what its message must say. */
+static void expect_bad(enum rs_status got, enum rs_status want,
+		       const struct rs_error *err, const char *where,
+		       const char *what)
+{
+	EXPECT(got == want);
+	EXPECT_HAS(err->msg, where);
+	EXPECT_HAS(err->msg, what);
+}
+
+static void t_truncated(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+
+	expect_bad(rs_load_randstat(fx("truncated.randstat"), &s, &err),
+		   RS_ERR_FORMAT, &err, "truncated.randstat:12:", "truncated");
+	expect_bad(rs_load_stat(fx("truncated.stat"), &s, &err),
+		   RS_ERR_FORMAT, &err, "truncated.stat:3:", "truncated");
+}
+
+static void t_truncated_at_line(void)
+{
+	char *text = slurp("normal.randstat");
+	struct rs_snap s;
+	struct rs_error err;
+
+	*strstr(text, "cost_hist cpu1") = '\0';
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:13:",
+		   "before 'cost_hist cpu1'");
+	strcpy(text, "randstat 1 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
+		   "before the 'cpu' line");
+	expect_bad(parse_rs("", &s, &err), RS_ERR_FORMAT, &err, "mem",
+		   "empty");
+	free(text);
+}
+
+static void t_bad_version(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+
+	expect_bad(rs_load_randstat(fx("badversion.randstat"), &s, &err),
+		   RS_ERR_VERSION, &err, "badversion.randstat:1:",
+		   "format version 2; this reader knows version 1");
+}
+
+static void t_garbage(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+
+	expect_bad(rs_load_randstat(fx("garbage.randstat"), &s, &err),
+		   RS_ERR_FORMAT, &err, "garbage.randstat:6:", "'9O123456789'");
+}
+
+static void t_unknown_line(void)
+{
+	char *text = replace(slurp("normal.randstat"), "hist_bounds_ns",
+			     "procs_running 2\nhist_bounds_ns");
+	struct rs_snap s;
+	struct rs_error err;
+
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:5:",
+		   "expected a 'cpuN' line or 'hist_bounds_ns', found 'procs_running'");
+	free(text);
+	text = slurp("normal.stat");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
+		   "not a /proc/randstat file");
+	free(text);
+}
+
+static void t_inconsistent(void)
+{
+	char *text = replace(slurp("normal.randstat"),
+			     "elapsed_ns 1000000000000", "elapsed_ns 1000000000001");
+	struct rs_snap s;
+	struct rs_error err;
+
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:8:",
+		   "not the sum of the first eight ns columns");
+	free(text);
+	/* an online CPU without its block */
+	text = replace(slurp("normal.randstat"), "hist_bounds_ns",
+		       "cpu2 0 0 0 0 0 0 0 0 0 0\nhist_bounds_ns");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:",
+		   "cpu2 has a cpu line but no 'ns cpu2' block");
+	free(text);
+	/* a block's lines must name the same CPU */
+	text = replace(slurp("normal.randstat"), "samples cpu1 ",
+		       "samples cpu0 ");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:",
+		   "expected 'samples cpu1'");
+	free(text);
+}
+
+static void t_numbers(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+
+	EXPECT(!parse_stat("cpu  18446744073709551615 0 0 0 0 0 0 0 0 0\n",
+			   &s, &err));
+	EXPECT(s.all.v[RS_USER] == UINT64_MAX);
+	rs_snap_free(&s);
+	expect_bad(parse_stat("cpu  18446744073709551616 0 0 0 0 0 0 0 0 0\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
+		   "is not a number");
+	expect_bad(parse_stat("cpu  -1 0 0 0 0 0 0 0 0 0\n", &s, &err),
+		   RS_ERR_FORMAT, &err, "mem:1:", "'-1', is not a number");
+	expect_bad(parse_stat("cpu  +1 0 0 0 0 0 0 0 0 0\n", &s, &err),
+		   RS_ERR_FORMAT, &err, "mem:1:", "is not a number");
+	expect_bad(parse_stat("cpu  1 2 3\n", &s, &err), RS_ERR_FORMAT, &err,
+		   "mem:1:", "at least 4");
+	expect_bad(rs_parse_stat("cpu  1 2 3 4\0\n", 14, "mem", &s, &err),
+		   RS_ERR_FORMAT, &err, "mem:1:", "NUL");
+	expect_bad(parse_stat("cpu  1 2 3 4\ncpu0 1 2 3 4\ncpu0 1 2 3 4\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:3:",
+		   "a second 'cpu0' line");
+	expect_bad(parse_stat("intr 1\nctxt 2\n", &s, &err), RS_ERR_FORMAT,
+		   &err, "mem", "no 'cpu' line");
+}
+
+/* --- the reports --------------------------------------------------------- */
+
+static void t_since_start(void)
+{
+	struct rs_snap stat, rs;
+	struct rs_report rep;
+	const struct rs_line *all, *c0, *c1;
+
+	load_pair("normal", &stat, &rs);
+	EXPECT(!rs_report_since_start(&rep, &stat, &rs));
+	EXPECT(rep.nlines == 3 && rep.nnotes == 0 && !rep.interval);
+	all = rs_report_line(&rep, RS_ALL);
+	c0 = rs_report_line(&rep, 0);
+	c1 = rs_report_line(&rep, 1);
+	EXPECT(all == &rep.lines[0] && c0 && c1);
+	if (!all || !c0 || !c1)
+		goto out;
+	EXPECT(all->n == 500000 && c0->n == 250000);
+	/* cpu0: user 199873456789 ns of 1e12; 50000 samples of 250000 */
+	EXPECT_NEAR(c0->rs[RS_D_USR], 19.9873456789, 1e-9);
+	EXPECT_NEAR(c0->hw[RS_D_USR], 0.1568, 1e-9);
+	/* /proc/stat cpu0: 101234 of 500870 ticks: 0.2245 from 19.9873 */
+	EXPECT_NEAR(c0->st[RS_D_USR], 20.2116318, 1e-6);
+	EXPECT(c0->outside[RS_D_USR]);
+	/* sys: 9.0123 +- 0.1122 (p 0.09) against 9.1197: inside */
+	EXPECT_NEAR(c0->hw[RS_D_SYS], 0.1121833, 1e-6);
+	EXPECT(!c0->outside[RS_D_SYS]);
+	/* cpu1: usr = user - guest = 120111111111 ns; 30000 samples */
+	EXPECT_NEAR(c1->rs[RS_D_USR], 12.0111111111, 1e-9);
+	EXPECT_NEAR(c1->rs[RS_D_GUEST], 4.0012345678, 1e-9);
+	EXPECT_NEAR(c1->hw[RS_D_USR], 0.1273849, 1e-6);
+	/* all: 80000 usr samples of 500000, p 0.16 */
+	EXPECT_NEAR(all->hw[RS_D_USR], 0.1016180, 1e-6);
+	EXPECT_NEAR(all->rs_seconds, 2000, 1e-9);
+	EXPECT_NEAR(all->stat_seconds, 10085.33, 1e-9);
+	/* steal is read, not sampled: no interval, no mark */
+	EXPECT(isnan(c0->hw[RS_D_STEAL]) && !c0->outside[RS_D_STEAL]);
+	EXPECT(all->s.overruns == 3 && all->s.cost_max_ns == 20480);
+out:
+	rs_report_free(&rep);
+	free_pair(&stat, &rs);
+}
+
+static void t_since_start_more_cpus(void)
+{
+	char *text = replace(slurp("normal.stat"), "intr",
+			     "cpu2 100 0 50 800 0 0 0 0 0 0\nintr");
+	struct rs_snap stat, rs, dummy;
+	struct rs_report rep;
+	struct rs_error err;
+	const struct rs_line *c2;
+
+	load_pair("normal", &dummy, &rs);
+	rs_snap_free(&dummy);
+	EXPECT(!parse_stat(text, &stat, &err));
+	EXPECT(!rs_report_since_start(&rep, &stat, &rs));
+	c2 = rs_report_line(&rep, 2);
+	EXPECT(rep.nlines == 4 && c2 && c2->has_stat && !c2->has_rs);
+	EXPECT(c2 && isnan(c2->rs[RS_D_USR]) && !c2->outside[RS_D_USR]);
+	EXPECT(c2 && fabs(c2->st[RS_D_IDLE] - 84.2105263) < 1e-6);
+	EXPECT(rep.nnotes == 1);
+	if (rep.nnotes)
+		EXPECT_HAS(rep.notes[0], "cpu2 is in the cpu lines of /proc/stat only");
+	rs_report_free(&rep);
+	free_pair(&stat, &rs);
+	free(text);
+}
+
+static void t_interval(void)
+{
+	struct rs_snap s0, r0, s1, r1;
+	struct rs_report rep;
+	const struct rs_line *all, *c0, *c1;
+
+	load_pair("normal", &s0, &r0);
+	load_pair("later", &s1, &r1);
+	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	EXPECT(rep.interval && !rep.reset && rep.nlines == 3);
+	all = rs_report_line(&rep, RS_ALL);
+	c0 = rs_report_line(&rep, 0);
+	c1 = rs_report_line(&rep, 1);
+	if (!all || !c0 || !c1) {
+		EXPECT(!"three rows");
+		goto out;
+	}
+	EXPECT(c0->n == 2500 && all->n == 5000);
+	/* cpu0: 4012345678 ns of 1e10, 1000 samples of 2500 (p 0.4) */
+	EXPECT_NEAR(c0->rs[RS_D_USR], 40.12345678, 1e-9);
+	EXPECT_NEAR(c0->hw[RS_D_USR], 1.9204, 1e-4);
+	EXPECT_NEAR(c0->st[RS_D_USR], 40.5, 1e-9);	/* 405 of 1000 */
+	EXPECT(!c0->outside[RS_D_USR]);
+	/* cpu1: iowait 0.9988 +- 0.3900 against 3.0: outside */
+	EXPECT_NEAR(c1->hw[RS_D_IOWAIT], 0.3900351, 1e-6);
+	EXPECT(c1->outside[RS_D_IOWAIT] && c1->outside[RS_D_IDLE]);
+	EXPECT(!c1->outside[RS_D_USR]);
+	/* all: 1500 usr samples (1000 + 600 - 100 guest) of 5000 */
+	EXPECT_NEAR(all->hw[RS_D_USR], 1.2702252, 1e-6);
+	EXPECT_NEAR(all->stat_seconds, 20, 1e-9);
+	EXPECT(c0->s.samples == 2500 && c0->s.overruns == 0);
+	EXPECT_NEAR((double)c0->s.cost_ns / c0->s.samples, 850, 1e-9);
+out:
+	rs_report_free(&rep);
+	free_pair(&s0, &r0);
+	free_pair(&s1, &r1);
+}
+
+static void t_reset(void)
+{
+	struct rs_snap s0, r0, s1, r1, s2, r2;
+	struct rs_report rep;
+
+	load_pair("normal", &s0, &r0);
+	load_pair("later", &s1, &r1);
+	load_pair("reset", &s2, &r2);
+	EXPECT(!rs_randstat_went_down(&r0, &r1));
+	EXPECT(rs_randstat_went_down(&r1, &r2));
+	EXPECT(rs_randstat_went_down(&r1, &r0));
+	EXPECT(!rs_report_interval(&rep, &s1, &r1, &s2, &r2));
+	EXPECT(rep.reset && rep.nlines == 0 && rep.nnotes == 1);
+	if (rep.nnotes)
+		EXPECT_HAS(rep.notes[0], "reset");
+	rs_report_free(&rep);
+	free_pair(&s0, &r0);
+	free_pair(&s1, &r1);
+	free_pair(&s2, &r2);
+}
+
+static void t_offline(void)
+{
+	struct rs_snap s0, r0, s1, r1;
+	struct rs_report rep;
+	const struct rs_line *all;
+
+	load_pair("later", &s0, &r0);
+	load_pair("offline", &s1, &r1);
+	EXPECT(!rs_randstat_went_down(&r0, &r1));
+	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	EXPECT(!rep.reset && rep.nlines == 2 && !rs_report_line(&rep, 1));
+	all = rs_report_line(&rep, RS_ALL);
+	EXPECT(all && all->n == 2500);	/* cpu0's alone */
+	EXPECT(rep.nnotes == 1);
+	if (rep.nnotes)
+		EXPECT_HAS(rep.notes[0], "cpu1 went offline");
+	rs_report_free(&rep);
+	free_pair(&s1, &r1);
+	/* cpu1 comes online: absent from the first read's cpu lines */
+	load_pair("later", &s1, &r1);
+	s0.cpu[1].listed = r0.cpu[1].listed = false;
+	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	EXPECT(!rep.reset && rep.nnotes == 1 && !rs_report_line(&rep, 1));
+	if (rep.nnotes)
+		EXPECT_HAS(rep.notes[0], "cpu1 came online");
+	rs_report_free(&rep);
+	free_pair(&s0, &r0);
+	free_pair(&s1, &r1);
+}
+
+static void t_stat_went_down(void)
+{
+	struct rs_snap s0, r0, s1, r1;
+	struct rs_report rep;
+	const struct rs_line *c0;
+
+	load_pair("normal", &s0, &r0);
+	load_pair("later", &s1, &r1);
+	s1.cpu[0].ticks.v[RS_IOWAIT] = s0.cpu[0].ticks.v[RS_IOWAIT] - 7;
+	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	c0 = rs_report_line(&rep, 0);
+	EXPECT(c0 && c0->st[RS_D_IOWAIT] == 0);
+	EXPECT(rep.nnotes == 1);
+	if (rep.nnotes)
+		EXPECT_HAS(rep.notes[0], "cpu0 iowait went down by 7 ticks");
+	rs_report_free(&rep);
+	free_pair(&s0, &r0);
+	free_pair(&s1, &r1);
+}
+
+/* --- the program ---------------------------------------------------------- */
+
+#define PAIR(name) "--stat", fx(name ".stat"), "--randstat", fx(name ".randstat")
+
+static void t_prog_since_start(void)
+{
+	struct result r = run(PAIR("normal"));
+
+	EXPECT(r.status == 0);
+	EXPECT(!*r.err);
+	EXPECT_HAS(r.out, "randstat counts since it was loaded or reset,\n/proc/stat since boot");
+	EXPECT_HAS(r.out, "CPU  source       %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle");
+	EXPECT_HAS(r.out, "\n0    randstat    19.99    1.00    9.01    4.01    0.20    1.72    0.12    0.00    0.00   63.95     1000.000     250000\n");
+	EXPECT_HAS(r.out, "\n     +-95%        0.16    0.04    0.11    0.08    0.02    0.05       -    0.00    0.00    0.19\n");
+	EXPECT_HAS(r.out, "\n     /proc/stat  20.21*   0.86*   9.12    3.97    0.00*   1.53*   0.02    0.00    0.00   64.29*    5008.700\n");
+	EXPECT_HAS(r.out, "\nall  randstat    16.00 ");
+	EXPECT_HAS(r.out, "3 overruns");
+	result_free(&r);
+}
+
+static void t_prog_pairs(void)
+{
+	struct result r = run(PAIR("normal"), PAIR("later"), PAIR("reset"));
+
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT_HAS(r.out, "Shares of each source's own total over each interval");
+	EXPECT_HAS(r.out, "\n0    randstat    40.12    0.00    9.88 ");
+	EXPECT_HAS(r.out, "\n     +-95%        1.92 ");
+	EXPECT_HAS(r.out, "\n     /proc/stat  20.10    1.00   12.10    3.00*   0.00    2.00    0.00    4.00    0.00   57.80*      10.000\n");
+	EXPECT_HAS(r.out, "pair 2 to 3\nnote: randstat's counters went down between the two reads: they were reset");
+	EXPECT(!absurd(r.out));
+	result_free(&r);
+}
+
+static void t_prog_offline(void)
+{
+	struct result r = run(PAIR("later"), PAIR("offline"));
+
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT_HAS(r.out, "note: cpu1 went offline between the two reads");
+	EXPECT_HASNT(r.out, "\n1    ");
+	EXPECT(!absurd(r.out));
+	result_free(&r);
+	r = run(PAIR("offline"));
+	EXPECT(r.status == 0);
+	EXPECT_HAS(r.out, "note: cpu1 is offline");
+	EXPECT_HASNT(r.out, "\n1    ");
+	result_free(&r);
+}
+
+static void t_prog_live(void)
+{
+	/* the same files twice, 10 ms apart: nothing moved, nothing absurd */
+	struct result r = run(PAIR("normal"), "0.01", "2");
+
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT(count_lines(r.out) > 5);
+	EXPECT_HAS(r.out, "interval 0.0");
+	EXPECT_HAS(r.out, "all  randstat        -       -");
+	EXPECT(!absurd(r.out));
+	result_free(&r);
+}
+
+/* Braces and brackets balance outside strings, and it is one line. */
+static bool json_shaped(const char *s)
+{
+	int depth = 0;
+	bool in_str = false;
+
+	if (*s != '{')
+		return false;
+	for (; *s && *s != '\n'; s++) {
+		if (in_str) {
+			if (*s == '\\')
+				s++;
+			else if (*s == '"')
+				in_str = false;
+		} else if (*s == '"') {
+			in_str = true;
+		} else if (*s == '{' || *s == '[') {
+			depth++;
+		} else if ((*s == '}' || *s == ']') && --depth < 0) {
+			return false;
+		}
+	}
+	return !depth && !in_str && *s == '\n';
+}
+
+static void t_prog_json(void)
+{
+	struct result r = run("--json", PAIR("normal"));
+	const char *second;
+
+	EXPECT(r.status == 0 && count_lines(r.out) == 1);
+	EXPECT(json_shaped(r.out));
+	EXPECT_HAS(r.out, "\"mode\":\"since_start\"");
+	EXPECT_HAS(r.out, "{\"cpu\":\"0\",\"randstat\":{\"seconds\":1000.000000,\"samples\":250000,\"pct\":{\"usr\":19.9873,");
+	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":0.1568,");
+	EXPECT_HAS(r.out, "\"steal\":null");
+	EXPECT_HAS(r.out, "\"outside\":[\"usr\",\"nice\",\"irq\",\"soft\",\"idle\"]");
+	result_free(&r);
+	r = run("--json", PAIR("normal"), PAIR("later"), PAIR("reset"));
+	second = strchr(r.out, '\n');
+	EXPECT(r.status == 0 && count_lines(r.out) == 2 && second);
+	if (second) {
+		EXPECT(json_shaped(r.out) && json_shaped(second + 1));
+		EXPECT_HAS(second, "\"mode\":\"interval\"");
+		EXPECT_HAS(second, "\"reset\":true");
+		EXPECT_HAS(second, "\"cpus\":[]");
+	}
+	result_free(&r);
+}
+
+/* Each sample line is "name{labels} value"; each family has HELP, TYPE. */
+static bool prometheus_shaped(const char *s)
+{
+	char name[128], last[128] = "", help[128] = "", type[128] = "";
+	const char *eol;
+
+	for (; *s; s = eol + 1) {
+		eol = strchr(s, '\n');
+		if (!eol)
+			return false;
+		if (sscanf(s, "# HELP %127s", help) == 1 ||
+		    sscanf(s, "# TYPE %127s", type) == 1)
+			continue;
+		if (sscanf(s, "%127[a-z_]{cpu=\"%*[0-9]\"", name) != 1 ||
+		    !memchr(s, '}', eol - s) || !memchr(s, ' ', eol - s))
+			return false;
+		if (strcmp(name, last) &&
+		    (strcmp(name, help) || strcmp(name, type)))
+			return false;
+		strcpy(last, name);
+	}
+	return true;
+}
+
+static void t_prog_prometheus(void)
+{
+	struct result r = run("--prometheus", "--randstat",
+			      fx("normal.randstat"));
+
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT(prometheus_shaped(r.out));
+	EXPECT_HAS(r.out, "# TYPE randstat_cpu_seconds_total counter\n");
+	EXPECT_HAS(r.out, "\nrandstat_cpu_seconds_total{cpu=\"0\",mode=\"user\"} 199.873456789\n");
+	EXPECT_HAS(r.out, "\nrandstat_cpu_seconds_total{cpu=\"1\",mode=\"steal\"} 0.800000000\n");
+	EXPECT_HAS(r.out, "\nrandstat_cpu_guest_seconds_total{cpu=\"1\",mode=\"user\"} 40.012345678\n");
+	EXPECT_HAS(r.out, "\nrandstat_cpu_guest_seconds_total{cpu=\"1\",mode=\"nice\"} 3.987654321\n");
+	EXPECT_HAS(r.out, "\nrandstat_samples_total{cpu=\"1\",mode=\"idle\"} 165000\n");
+	EXPECT_HAS(r.out, "\nrandstat_sampler_cost_seconds_total{cpu=\"0\"} 0.212500000\n");
+	EXPECT_HAS(r.out, "\nrandstat_sampler_overruns_total{cpu=\"0\"} 3\n");
+	EXPECT_HASNT(r.out, "mode=\"guest");
+	result_free(&r);
+	r = run("--prometheus", "--randstat", fx("offline.randstat"));
+	EXPECT(r.status == 0 && prometheus_shaped(r.out));
+	EXPECT_HAS(r.out, "\nrandstat_sampler_online{cpu=\"1\"} 0\n");
+	result_free(&r);
+}
+
+static void t_prog_errors(void)
+{
+	struct result r = run("--stat", fx("normal.stat"), "--randstat",
+			      fx("truncated.randstat"));
+
+	EXPECT(r.status == 2 && !*r.out);
+	EXPECT_HAS(r.err, "truncated.randstat:12: truncated");
+	result_free(&r);
+	r = run("--stat", fx("normal.stat"), "--randstat",
+		fx("badversion.randstat"));
+	EXPECT(r.status == 2);
+	EXPECT_HAS(r.err, "badversion.randstat:1: format version 2; this reader knows version 1");
+	result_free(&r);
+	r = run("--stat", fx("normal.stat"), "--randstat",
+		fx("garbage.randstat"));
+	EXPECT(r.status == 2);
+	EXPECT_HAS(r.err, "garbage.randstat:6: 'ns cpu0': field 3");
+	result_free(&r);
+	r = run("--stat", fx("truncated.stat"), "--randstat",
+		fx("normal.randstat"));
+	EXPECT(r.status == 2);
+	EXPECT_HAS(r.err, "truncated.stat:3:");
+	result_free(&r);
+	r = run("--stat", fx("normal.stat"), "--randstat", fx("missing"));
+	EXPECT(r.status == 2);
+	EXPECT_HAS(r.err, "missing: No such file or directory");
+	result_free(&r);
+}
+
+static void t_prog_no_module(void)
+{
+	struct result r = run("--stat", fx("normal.stat"));
+
+	EXPECT(r.status == 3 && !*r.out);
+	EXPECT_HAS(r.err, "the randstat module is not loaded");
+	EXPECT_HAS(r.err, "sudo modprobe randstat");
+	EXPECT_HAS(r.err, "sudo insmod module/randstat.ko");
+	result_free(&r);
+}
+
+static void t_prog_usage(void)
+{
+	static const char *const bad[][5] = {
+		{ "--bogus" }, { "0" }, { "-1" }, { "1", "0" }, { "1", "2", "3" },
+		{ "abc" }, { "--json", "--prometheus" }, { "--prometheus", "1" },
+		{ "--stat" }, { "--stat", "a", "--stat", "b" },
+	};
+	struct result r;
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		r = run_argv(bad[i]);
+		if (r.status != 1)
+			printf("# '%s %s': exit %d\n", bad[i][0],
+			       bad[i][1] ? bad[i][1] : "", r.status);
+		EXPECT(r.status == 1);
+		EXPECT_HAS(r.err, "Try 'randstat --help'");
+		result_free(&r);
+	}
+	r = run("--help");
+	EXPECT(r.status == 0);
+	EXPECT_HAS(r.out, "Exit status: 0 ok, 1 usage error, 2 ");
+	EXPECT_HAS(r.out, "3 the randstat module is\nnot loaded");
+	result_free(&r);
+}
+
+static void t_manpage(void)
+{
+	char cmd[4200];
+	FILE *p;
+	char out[8192];
+	size_t n;
+	int status;
+
+	/* groff's warnings (-ww) go to stderr, which is captured here */
+	snprintf(cmd, sizeof(cmd),
+		 "groff -man -Tutf8 -ww %s 2>&1 >/dev/null; echo END", manpage);
+	p = popen(cmd, "r");
+	EXPECT(p != NULL);
+	if (!p)
+		return;
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	status = pclose(p);
+	EXPECT(status == 0);
+	EXPECT(!strcmp(out, "END\n"));
+	if (strcmp(out, "END\n"))
+		printf("# groff said: %s", out);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) {
+		fprintf(stderr, "usage: %s RANDSTAT FIXTURES MANPAGE\n", argv[0]);
+		return 2;
+	}
+	prog = argv[1];
+	fixtures = argv[2];
+	manpage = argv[3];
+	puts("TAP version 13");
+
+	test("95% half-width of a binomial share", t_halfwidth);
+	test("mpstat's columns: usr and nice without guest", t_disp);
+	test("deltas saturate and say what went down", t_row_sub);
+
+	test("parse normal.randstat", t_parse_randstat);
+	test("parse normal.stat", t_parse_stat);
+	if (access("/proc/stat", R_OK))
+		skip("parse this machine's /proc/stat", "no /proc/stat");
+	else
+		test("parse this machine's /proc/stat", t_parse_proc_stat);
+	test("parse a 9-column /proc/stat", t_parse_old_stat);
+	test("parse the pair with cpu1 offline", t_parse_offline);
+	test("truncated files: file and line", t_truncated);
+	test("files truncated at a line end", t_truncated_at_line);
+	test("unknown format version", t_bad_version);
+	test("garbage in a line", t_garbage);
+	test("an unknown line, or the wrong file", t_unknown_line);
+	test("inconsistent randstat files", t_inconsistent);
+	test("numbers: range, sign, count, NUL, duplicates", t_numbers);
+
+	test("since start: shares, half-widths, marks", t_since_start);
+	test("since start: /proc/stat has a CPU randstat lacks",
+	     t_since_start_more_cpus);
+	test("interval: deltas, half-widths, marks", t_interval);
+	test("interval: a reset is said, not shown", t_reset);
+	test("interval: CPUs going offline and online", t_offline);
+	test("interval: a /proc/stat counter going down", t_stat_went_down);
+
+	test("randstat: since start, the table", t_prog_since_start);
+	test("randstat: captured pairs, with a reset", t_prog_pairs);
+	test("randstat: cpu1 offline", t_prog_offline);
+	test("randstat INTERVAL COUNT over unchanging files", t_prog_live);
+	test("randstat --json", t_prog_json);
+	test("randstat --prometheus", t_prog_prometheus);
+	test("randstat: input errors, exit 2", t_prog_errors);
+	if (access("/proc/randstat", F_OK) && errno == ENOENT)
+		test("randstat: module not loaded, exit 3", t_prog_no_module);
+	else
+		skip("randstat: module not loaded, exit 3",
+		     "/proc/randstat exists here");
+	test("randstat: usage errors, exit 1; --help", t_prog_usage);
+	if (system("command -v groff >/dev/null 2>&1"))
+		skip("randstat.1 formats without warnings", "no groff");
+	else
+		test("randstat.1 formats without warnings", t_manpage);
+
+	printf("1..%u\n", ntests);
+	if (nfailed)
+		printf("# %u of %u failed\n", nfailed, ntests);
+	return nfailed ? 1 : 0;
+}

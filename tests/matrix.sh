@@ -1,0 +1,359 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make matrix: build randstat.ko with W=1 against each Debian release's own
+# kernel headers and compiler, and print one line per kernel:
+#
+#   matrix: 6.1.0-56-amd64 (bookworm, gcc 12.2.0): ok, 0 warnings, <dir>/randstat.ko
+#   matrix: 6.12.57+deb13-amd64 (trixie, gcc 14.2.0): FAILED (see <dir>/build.log)
+#
+# The host's own release (Debian 12 "bookworm") is built on the host with
+# its /usr/src/linux-headers-*-amd64; every other release is built in a
+# debootstrap chroot with that release's gcc and linux-headers-amd64.
+# debootstrap runs with its default mirror, so no host name is written here.
+#
+# Usage: tests/matrix.sh [--images] [--refresh] [-h]
+#   MATRIX="bookworm trixie sid"   releases to build (this is the default)
+#   RANDSTAT_CACHE=<dir>           cache, default ~/.cache/randstat:
+#     chroot-<release>/              the chroots (created once, 1-2 min each)
+#     chroot-<release>.log           debootstrap / apt output
+#     matrix/<kernel>/build.log      full W=1 build log
+#     matrix/<kernel>/randstat.ko    the module built for <kernel>
+#     matrix/<kernel>/image/         with --images: the unpacked linux-image
+#                                    packages, and links to its parts:
+#     matrix/<kernel>/vmlinuz          the kernel image
+#     matrix/<kernel>/modules          its /lib/modules/<kernel>
+#   --images    also fetch each kernel's image for VM tests: inside the
+#               chroot, `apt-get download linux-image-<kernel>` (and the
+#               linux-{binary,modules,base}-<kernel> it is split into from
+#               7.x), then `dpkg-deb -x` them into matrix/<kernel>/image.
+#   --refresh   apt-get update and upgrade linux-headers-amd64 in the
+#               chroots first (done anyway when a chroot is over 7 days old).
+#
+# Exits non-zero if any build failed.  Needs root (debootstrap, chroot).
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+
+cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
+releases=${MATRIX:-bookworm trixie sid}
+images=0
+refresh=0
+# What a headers-only out-of-tree build needs; linux-headers-amd64 pulls in
+# linux-kbuild-* and the kernel's own gcc-NN (checked again below).  perl:
+# W=1 runs scripts/kernel-doc (perl up to 6.12), which needs more than
+# minbase's perl-base.
+packages=(gcc make libc6-dev perl linux-headers-amd64)
+stamp=.randstat-matrix-complete
+jobs=$(nproc 2>/dev/null || echo 1)
+
+usage() {
+	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
+}
+
+for arg in "$@"; do
+	case $arg in
+	--images)	images=1 ;;
+	--refresh)	refresh=1 ;;
+	-h|--help)	usage; exit 0 ;;
+	*)		echo "matrix.sh: unknown argument '$arg'" >&2
+			usage >&2; exit 2 ;;
+	esac
+done
+
+say() { echo "# matrix: $*" >&2; }
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "matrix.sh: must run as root (debootstrap and chroot)" >&2
+	exit 1
+fi
+
+export DEBIAN_FRONTEND=noninteractive LC_ALL=C
+mkdir -p "$cache/matrix"
+
+# One run at a time per cache: the chroots and result dirs are shared.
+exec 9>"$cache/.matrix.lock"
+flock 9
+
+# shellcheck source=/dev/null
+host_release=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
+
+# --- mounts: everything mounted is unmounted on any exit ---------------
+mounts=()
+cleanup() {
+	local i
+	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
+		umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true
+	done
+	mounts=()
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+mount_proc() {
+	mountpoint -q "$1/proc" && return 0
+	mount -t proc proc "$1/proc"
+	mounts+=("$1/proc")
+}
+
+umount_proc() {
+	cleanup
+}
+
+# in_chroot DIR CMD...: run CMD in the chroot with a clean environment.
+in_chroot() {
+	local dir=$1
+	shift
+	chroot "$dir" /usr/bin/env -i \
+		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		HOME=/root LC_ALL=C DEBIAN_FRONTEND=noninteractive "$@"
+}
+
+# apt_get DIR ARGS...: apt-get in the chroot.  debootstrap does not check a
+# Release file's Valid-Until, and sid's can lapse while the chroot is still
+# good (or the archive is a snapshot), so apt does not either; signatures
+# are still checked.
+apt_get() {
+	local dir=$1
+	shift
+	in_chroot "$dir" apt-get -q -o Acquire::Check-Valid-Until=false "$@"
+}
+
+# Refuse to delete a directory that still has something mounted below it.
+safe_rm() {
+	if findmnt -rn -o TARGET | grep -q "^$1\(/\|$\)"; then
+		echo "matrix.sh: $1 has mounts below it; not removing" >&2
+		return 1
+	fi
+	rm -rf --one-file-system "$1"
+}
+
+ensure_debootstrap() {
+	command -v debootstrap >/dev/null && return 0
+	say "installing debootstrap"
+	apt-get update -q >/dev/null
+	apt-get install -y --no-install-recommends debootstrap >/dev/null
+}
+
+# kbuild_cc HEADERS_DIR: the compiler the kernel was built with (gcc-NN).
+kbuild_cc() {
+	grep -ho 'gcc-[0-9][0-9]*' "$1/.kernelvariables" 2>/dev/null | head -n 1
+}
+
+# newest_headers ROOT: newest usr/src/linux-headers-*-amd64 under ROOT.
+newest_headers() {
+	local d
+	d=$(printf '%s\n' "$1"/usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)
+	[ -n "$d" ] && [ -f "$d/Makefile" ] && echo "${d#"$1"}"
+}
+
+# have_packages DIR: are all of ${packages[@]} installed in chroot DIR?
+have_packages() {
+	local n
+	# shellcheck disable=SC2016 # a dpkg-query format, not a shell expansion
+	n=$(in_chroot "$1" dpkg-query -W -f='${db:Status-Abbrev}\n' \
+		"${packages[@]}" 2>/dev/null | grep -c '^ii') || true
+	[ "$n" -eq ${#packages[@]} ]
+}
+
+# chroot_install DIR: make sure the packages and the kernel's gcc are in.
+chroot_install() {
+	local dir=$1 hdr cc
+	if ! have_packages "$dir" ||
+	   ! apt_get "$dir" check >/dev/null 2>&1; then
+		apt_get "$dir" update || return 1
+		apt_get "$dir" install -y --no-install-recommends \
+			"${packages[@]}" || return 1
+	fi
+	hdr=$(newest_headers "$dir") || { echo "no linux-headers in $dir" >&2; return 1; }
+	cc=$(kbuild_cc "$dir$hdr")
+	if [ -n "$cc" ] && ! in_chroot "$dir" sh -c "command -v $cc" >/dev/null; then
+		apt_get "$dir" install -y --no-install-recommends \
+			"$cc" || return 1
+	fi
+	return 0
+}
+
+# ensure_chroot RELEASE: create (or reuse, or refresh) chroot-RELEASE.
+ensure_chroot() {
+	local rel=$1 dir=$cache/chroot-$1 log=$cache/chroot-$1.log new
+	if [ -f "$dir/$stamp" ]; then
+		if [ "$refresh" = 1 ] || [ -n "$(find "$dir/$stamp" -mtime +7)" ] ||
+		   ! have_packages "$dir"; then
+			say "$rel: refreshing the chroot's packages"
+			if mount_proc "$dir" && {
+				apt_get "$dir" update &&
+				apt_get "$dir" install -y --no-install-recommends "${packages[@]}" &&
+				apt_get "$dir" autoremove -y --purge &&
+				chroot_install "$dir" &&
+				apt_get "$dir" clean
+			} >>"$log" 2>&1; then
+				touch "$dir/$stamp"
+			else
+				say "$rel: refresh failed, using the old headers (see $log)"
+			fi
+			umount_proc
+		fi
+		return 0
+	fi
+
+	ensure_debootstrap
+	new=$dir.new
+	[ -e "$dir" ] && safe_rm "$dir"
+	[ -e "$new" ] && safe_rm "$new"
+	say "$rel: creating chroot $dir (1-2 minutes)"
+	local include
+	include=$(IFS=,; echo "${packages[*]}")
+	if ! { debootstrap --variant=minbase --include="$include" "$rel" "$new" &&
+	       mount_proc "$new" &&
+	       chroot_install "$new" &&
+	       apt_get "$new" clean; } >"$log" 2>&1; then
+		umount_proc
+		return 1
+	fi
+	umount_proc
+	touch "$new/$stamp"
+	mv "$new" "$dir"
+}
+
+# stage_sources DEST: copy the module sources (no .git, no build products).
+stage_sources() {
+	local dest=$1
+	[ -e "$dest" ] && safe_rm "$dest"
+	mkdir -p "$dest"
+	tar -C "$repo" -cf - \
+		--exclude=.git --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='*.cmd' --exclude='*.order' \
+		--exclude=Module.symvers --exclude='*.a' \
+		Kbuild module include | tar -C "$dest" -xf -
+}
+
+# image_packages ROOT KVER: linux-image-KVER and the packages it is split
+# into (7.x: linux-binary-KVER, linux-modules-KVER, linux-base-KVER).
+image_packages() {
+	local root=$1 kver=$2 p
+	echo "linux-image-$kver"
+	run_in "$root" apt-cache depends "linux-image-$kver" |
+	while read -r _ p; do
+		case $p in
+		*-"$kver") echo "$p" ;;
+		esac
+	done
+}
+
+# run_in ROOT CMD...: CMD on the host (ROOT "") or in chroot ROOT.
+run_in() {
+	local root=$1
+	shift
+	if [ -z "$root" ]; then "$@"; else in_chroot "$root" "$@"; fi
+}
+
+# fetch_image ROOT KVER OUT: download the kernel image packages with ROOT's
+# apt (ROOT "" is the host) and unpack them with dpkg-deb -x into OUT/image,
+# for VM tests: OUT/image/boot/vmlinuz-KVER and OUT/image/lib/modules/KVER.
+fetch_image() {
+	local root=$1 kver=$2 out=$3 dl=/tmp/randstat-image deb pkgs
+	[ -f "$out/image/.complete" ] && [ -f "$out/vmlinuz" ] && return 0
+	if ! run_in "$root" apt-cache show "linux-image-$kver" >/dev/null 2>&1; then
+		[ -n "$root" ] && apt_get "$root" update
+	fi
+	mapfile -t pkgs < <(image_packages "$root" "$kver")
+	rm -rf "$root$dl" "$out/image" "$out/vmlinuz" "$out/modules"
+	mkdir -p "$root$dl" "$out/image"
+	# apt downloads as _apt: let it write there.
+	run_in "$root" chown _apt "$dl" 2>/dev/null || true
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	run_in "$root" sh -c 'cd "$0" && exec apt-get download -q "$@"' \
+		"$dl" "${pkgs[@]}" || return 1
+	for deb in "$root$dl"/*.deb; do
+		dpkg-deb -x "$deb" "$out/image" || return 1
+	done
+	rm -rf "$root$dl"
+	# Stable names for the VM tests: up to 6.x the image is in /boot and
+	# the modules in /lib/modules (6.12: /usr/lib/modules); from 7.x both
+	# are in /usr/lib/modules/KVER.
+	local f
+	for f in boot/vmlinuz-"$kver" usr/lib/modules/"$kver"/vmlinuz; do
+		[ -f "$out/image/$f" ] && ln -sfn "image/$f" "$out/vmlinuz"
+	done
+	for f in lib/modules/"$kver" usr/lib/modules/"$kver"; do
+		[ -d "$out/image/$f" ] && ln -sfn "image/$f" "$out/modules"
+	done
+	[ -f "$out/vmlinuz" ] && [ -d "$out/modules" ] &&
+		touch "$out/image/.complete"
+}
+
+failed=0
+for rel in $releases; do
+	if [ "$rel" = "$host_release" ] && hdr=$(newest_headers ""); then
+		root=""
+		where=host
+	else
+		root=$cache/chroot-$rel
+		where=chroot
+		if ! ensure_chroot "$rel"; then
+			echo "matrix: $rel: FAILED to create the chroot (see $cache/chroot-$rel.log)"
+			failed=1
+			continue
+		fi
+		if ! hdr=$(newest_headers "$root"); then
+			echo "matrix: $rel: FAILED, no linux-headers-*-amd64 in $root"
+			failed=1
+			continue
+		fi
+	fi
+	kver=${hdr##*/linux-headers-}
+	out=$cache/matrix/$kver
+	log=$out/build.log
+	mkdir -p "$out"
+	rm -f "$out/randstat.ko"
+
+	cc=$(kbuild_cc "$root$hdr")
+	cc=${cc:-gcc}
+	if [ "$where" = host ]; then
+		ccver=$("$cc" -dumpfullversion 2>/dev/null || echo "$cc missing")
+	else
+		ccver=$(in_chroot "$root" "$cc" -dumpfullversion 2>/dev/null || echo "$cc missing")
+	fi
+	label="$kver ($rel, gcc $ccver)"
+	say "$rel: building against $kver"
+
+	# Build from a fresh copy: no stale objects, and no interference
+	# with builds in the work tree.
+	if [ "$where" = host ]; then
+		src=$cache/matrix/src-$rel
+	else
+		src=/build/randstat
+	fi
+	stage_sources "$root$src"
+	ok=1
+	if [ "$where" = host ]; then
+		make -C "$hdr" M="$src" modules W=1 -j"$jobs" >"$log" 2>&1 || ok=0
+	else
+		mount_proc "$root"
+		in_chroot "$root" make -C "$hdr" M="$src" modules W=1 -j"$jobs" \
+			>"$log" 2>&1 || ok=0
+		umount_proc
+	fi
+	warnings=$(grep -c 'warning:' "$log" || true)
+
+	if [ "$ok" = 1 ] && [ -f "$root$src/module/randstat.ko" ]; then
+		cp "$root$src/module/randstat.ko" "$out/randstat.ko"
+		extra=""
+		if [ "$images" = 1 ]; then
+			if fetch_image "$root" "$kver" "$out" >>"$out/image.log" 2>&1; then
+				extra=", image $out/vmlinuz"
+			else
+				extra=", image FAILED (see $out/image.log)"
+				failed=1
+			fi
+		fi
+		echo "matrix: $label: ok, $warnings warnings, $out/randstat.ko$extra"
+	else
+		echo "matrix: $label: FAILED (see $log)"
+		grep -m 5 -E 'error:|Error [0-9]' "$log" | sed 's/^/#   /' >&2 || true
+		failed=1
+	fi
+done
+
+exit "$failed"

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * readers K SECS [FILE]: K processes read FILE (default /proc/randstat)
+ * over and over for SECS seconds.  Each checks, on every read, that
+ *
+ *  - every counter is >= its value in the reader's previous read (all of
+ *    them only grow between resets; the test must not reset meanwhile):
+ *    the cpu/cpuN lines, "ns", "samples", the "sampler" figures (not the
+ *    online flag) and both histograms, keyed by line name, so CPUs going
+ *    offline and online do not confuse it;
+ *  - per CPU, the sampler's elapsed_ns is the sum of the first eight ns
+ *    columns, its samples the sum of the first eight sample columns, and
+ *    steal is never sampled.
+ *
+ * Prints "readers reads N errors E" and exits 0 if no check failed,
+ * 1 otherwise (the first few failures are printed to stderr).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "common.h"
+
+#define MAXLINES	1024
+#define MAXVALS		40
+
+struct row {
+	char key[32];
+	int n;
+	unsigned long long v[MAXVALS];
+};
+
+static struct row prev[MAXLINES], cur[MAXLINES];
+static int nprev, ncur;
+static unsigned long long errors;
+
+static void fail(const char *fmt, const char *key, int i,
+		 unsigned long long a, unsigned long long b)
+{
+	if (++errors <= 5) {
+		fprintf(stderr, "readers[%d]: ", getpid());
+		fprintf(stderr, fmt, key, i, a, b);
+		fputc('\n', stderr);
+	}
+}
+
+/* Split one line into a key (the words before the numbers) and values. */
+static int parse_line(char *line, struct row *r)
+{
+	char *tok, *save = NULL;
+	int words = 0, skip_next = 0;
+
+	r->key[0] = '\0';
+	r->n = 0;
+	for (tok = strtok_r(line, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *end;
+		unsigned long long x = strtoull(tok, &end, 10);
+
+		if (*end != '\0' || end == tok) {	/* a word */
+			if (strcmp(tok, "online") == 0)
+				skip_next = 1;
+			/* name the line by its first two words only */
+			if (words++ < 2 && strlen(r->key) + strlen(tok) + 2 <
+			    sizeof(r->key)) {
+				if (r->key[0])
+					strcat(r->key, " ");
+				strcat(r->key, tok);
+			}
+			continue;
+		}
+		if (skip_next) {
+			skip_next = 0;
+			continue;
+		}
+		if (r->n < MAXVALS)
+			r->v[r->n++] = x;
+	}
+	return r->key[0] != '\0';
+}
+
+static void check_consistency(void)
+{
+	int i, j, k, samplers = 0;
+
+	for (i = 0; i < ncur; i++) {
+		struct row *s = &cur[i], *ns = NULL, *sm = NULL;
+		unsigned long long sum_ns = 0, sum_s = 0;
+		const char *cpu;
+
+		if (strncmp(s->key, "sampler ", 8) != 0)
+			continue;
+		samplers++;
+		cpu = s->key + 8;
+		for (j = 0; j < ncur; j++) {
+			if (strncmp(cur[j].key, "ns ", 3) == 0 &&
+			    strcmp(cur[j].key + 3, cpu) == 0)
+				ns = &cur[j];
+			if (strncmp(cur[j].key, "samples ", 8) == 0 &&
+			    strcmp(cur[j].key + 8, cpu) == 0)
+				sm = &cur[j];
+		}
+		if (!ns || !sm || ns->n != 10 || sm->n != 10 || s->n < 2) {
+			fail("%s: malformed (%d) %llu %llu", s->key, 0, 0, 0);
+			continue;
+		}
+		for (k = 0; k < 8; k++) {
+			sum_ns += ns->v[k];
+			sum_s += sm->v[k];
+		}
+		if (sum_ns != s->v[0])
+			fail("%s: elapsed_ns (%d) %llu != sum of ns %llu",
+			     s->key, 0, s->v[0], sum_ns);
+		if (sum_s != s->v[1])
+			fail("%s: samples (%d) %llu != sum of samples %llu",
+			     s->key, 1, s->v[1], sum_s);
+		if (sm->v[7] != 0)
+			fail("%s: steal sampled (%d) %llu %llu", s->key, 7,
+			     sm->v[7], 0);
+	}
+	if (!samplers)
+		fail("%s: no sampler lines (%d) %llu %llu", "file", 0, 0, 0);
+}
+
+static void check_monotonic(void)
+{
+	int i, j, k;
+
+	for (i = 0; i < ncur; i++) {
+		if (strcmp(cur[i].key, "randstat") == 0)	/* header */
+			continue;
+		for (j = 0; j < nprev; j++)
+			if (strcmp(prev[j].key, cur[i].key) == 0)
+				break;
+		if (j == nprev)
+			continue;
+		if (prev[j].n != cur[i].n) {
+			fail("%s: field count changed (%d) %llu -> %llu",
+			     cur[i].key, 0, (unsigned long long)prev[j].n,
+			     (unsigned long long)cur[i].n);
+			continue;
+		}
+		for (k = 0; k < cur[i].n; k++)
+			if (cur[i].v[k] < prev[j].v[k])
+				fail("%s: field %d went back, %llu -> %llu",
+				     cur[i].key, k, prev[j].v[k], cur[i].v[k]);
+	}
+}
+
+static int read_all(const char *path, char *buf, size_t size)
+{
+	size_t len = 0;
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[len] = '\0';
+	return 0;
+}
+
+static int reader(const char *path, unsigned long long dur)
+{
+	static char buf[1 << 18];
+	unsigned long long t0 = now_ns(CLOCK_MONOTONIC), reads = 0;
+
+	do {
+		char *line, *save = NULL;
+
+		if (read_all(path, buf, sizeof(buf))) {
+			fprintf(stderr, "readers: %s: %s\n", path,
+				strerror(errno));
+			return 1;
+		}
+		reads++;
+		ncur = 0;
+		for (line = strtok_r(buf, "\n", &save); line && ncur < MAXLINES;
+		     line = strtok_r(NULL, "\n", &save))
+			ncur += parse_line(line, &cur[ncur]);
+		check_consistency();
+		check_monotonic();
+		memcpy(prev, cur, ncur * sizeof(cur[0]));
+		nprev = ncur;
+	} while (now_ns(CLOCK_MONOTONIC) - t0 < dur);
+	printf("reader %d reads %llu errors %llu\n", getpid(), reads, errors);
+	return errors ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = argc > 3 ? argv[3] : "/proc/randstat";
+	unsigned long long dur;
+	int k, i, status, bad = 0;
+
+	if (argc < 3 || argc > 4 || (k = atoi(argv[1])) < 1 || k > 64) {
+		fprintf(stderr, "usage: readers K SECS [FILE]\n");
+		return 2;
+	}
+	dur = secs_arg(argv[2], "readers");
+	fflush(stdout);
+	for (i = 0; i < k; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			return 1;
+		if (pid == 0) {
+			int r = reader(path, dur);
+
+			fflush(stdout);
+			_exit(r);
+		}
+	}
+	for (i = 0; i < k; i++) {
+		if (wait(&status) < 0)
+			return 1;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad++;
+	}
+	printf("readers %d failed %d\n", k, bad);
+	return bad ? 1 : 0;
+}

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * spin SECS: a user-mode busy loop for SECS seconds of wall time.  Prints
+ * "spin cpu_ns N wall_ns W": the CPU time of the loop alone (growth of
+ * CLOCK_PROCESS_CPUTIME_ID, the scheduler's exact runtime, over the loop:
+ * not the exec and startup before it) and the wall time it ran.
+ *
+ * The clock is read through the vDSO (no kernel entry), and only every
+ * 2^16 iterations, so nearly all the time is spent in user mode.
+ */
+#include "common.h"
+
+int main(int argc, char **argv)
+{
+	unsigned long long t0, c0, dur, t;
+	volatile unsigned long x = 0;
+	unsigned long i;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: spin SECS\n");
+		return 2;
+	}
+	dur = secs_arg(argv[1], "spin");
+	c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);
+	t0 = now_ns(CLOCK_MONOTONIC);
+	do {
+		for (i = 0; i < 65536; i++)
+			x += i;
+		t = now_ns(CLOCK_MONOTONIC);
+	} while (t - t0 < dur);
+	printf("spin cpu_ns %llu wall_ns %llu\n",
+	       now_ns(CLOCK_PROCESS_CPUTIME_ID) - c0, t - t0);
+	return 0;
+}

@@ -1,0 +1,76 @@
+#!/bin/bash
+# Boot one test guest and pull out the KTAP it printed.
+#
+#   bash tests/vm/boot.sh NAME SUITE INITRD [EXTRA_CMDLINE]
+#
+# Runs /tests/SUITE.sh in the guest (see guest/init) with a hard timeout,
+# the serial console going to $RANDSTAT_OUT/NAME.log; the lines between
+# RANDSTAT-KTAP-BEGIN and RANDSTAT-KTAP-END go to $RANDSTAT_OUT/NAME.ktap.
+# Exits 0 if the guest got to the end marker, 1 if not (crash, hang,
+# timeout: the .ktap then holds what the guest printed before that).
+#
+# Env: KERNEL (the guest kernel; run.sh sets it), RANDSTAT_OUT
+# (default tests/out/vm), RANDSTAT_SECS (seconds per workload, default 3),
+# RANDSTAT_VM_TIMEOUT (seconds, default 900), RANDSTAT_DISK_IOPS (the
+# virtio disk's IOPS limit, default 100; 0: no disk).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+name=${1:?usage: boot.sh NAME SUITE INITRD [EXTRA_CMDLINE]}
+suite=${2:?}
+initrd=${3:?}
+extra=${4:-}
+kernel=${KERNEL:?set KERNEL to the guest kernel; tests/vm/run.sh does}
+out=${RANDSTAT_OUT:-$repo/tests/out/vm}
+secs=${RANDSTAT_SECS:-3}
+limit=${RANDSTAT_VM_TIMEOUT:-900}
+iops=${RANDSTAT_DISK_IOPS:-100}
+
+command -v qemu-system-x86_64 >/dev/null || {
+	echo "boot: qemu-system-x86_64 missing: apt-get install qemu-system-x86" >&2
+	exit 1
+}
+[ -r "$kernel" ] || {
+	echo "boot: $kernel missing: apt-get install linux-image-amd64 (or set KERNEL)" >&2
+	exit 1
+}
+mkdir -p "$out"
+log=$out/$name.log
+ktap=$out/$name.ktap
+
+disk=()
+if [ "$iops" -gt 0 ]; then
+	# A scratch disk for the iowait workload, throttled so that each
+	# synchronous write waits ~1/iops s: the CPU sits in iowait.
+	img=$out/$name.disk.img
+	rm -f "$img"
+	truncate -s 64M "$img"
+	disk=(-drive "file=$img,if=virtio,format=raw,throttling.iops-total=$iops")
+fi
+
+# TCG (no KVM here).  -cpu max,+invtsc with tsc=reliable clocksource=tsc:
+# otherwise every clock read traps to an emulated HPET.
+cmdline="console=ttyS0 panic=-1 tsc=reliable clocksource=tsc"
+cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
+status=0
+timeout --kill-after=10 "$limit" \
+	qemu-system-x86_64 -machine pc -accel tcg -cpu max,+invtsc \
+	-smp 2 -m 1G -nographic -no-reboot \
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	${disk[@]+"${disk[@]}"} \
+	</dev/null >"$log" 2>&1 || status=$?
+[ -n "${img:-}" ] && rm -f "$img"
+
+# The KTAP, without the serial line's carriage returns.
+tr -d '\r' <"$log" | sed -n '/^RANDSTAT-KTAP-BEGIN/,/^RANDSTAT-KTAP-END/p' |
+	sed '1d;/^RANDSTAT-KTAP-END/d' >"$ktap"
+if ! tr -d '\r' <"$log" | grep -q '^RANDSTAT-KTAP-END'; then
+	if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+		echo "boot: $name: timed out after ${limit}s (see $log)" >&2
+	else
+		echo "boot: $name: guest stopped before the end, qemu status $status (see $log)" >&2
+	fi
+	exit 1
+fi
+exit 0

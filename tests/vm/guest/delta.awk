@@ -1,0 +1,45 @@
+# delta.awk BEFORE AFTER: the change between two tests/progs/snap outputs,
+# one "key value" per line:
+#   ns.cpuN.CLASS, n.cpuN.CLASS      randstat ns and sample counts
+#   sampler.cpuN.FIELD               elapsed_ns samples overruns cost_ns
+#                                    late_ns (cost_max_ns, late_max_ns too)
+#   stat.cpuN.CLASS                  /proc/stat, USER_HZ ticks
+#   wall                             CLOCK_MONOTONIC ns between the snaps
+# and, as of AFTER (not deltas): tmin tmax user_hz ncpu online.cpuN
+# online0.cpuN (as of BEFORE).  A key missing from either side (a CPU
+# that was offline) is left out.
+BEGIN {
+	split("user nice system idle iowait irq softirq steal guest guest_nice", cls)
+}
+FNR == 1 { side++ }
+function put(k, v) { if (side == 1) a[k] = v; else b[k] = v }
+$1 == "mono_ns" { put("wall", $2) }
+$1 == "rs" && $2 == "randstat" {
+	if (side == 2) { tmin = $5; tmax = $7; user_hz = $9 }
+}
+$1 == "rs" && ($2 == "ns" || $2 == "samples") {
+	for (i = 1; i <= 10; i++)
+		put(($2 == "ns" ? "ns." : "n.") $3 "." cls[i], $(i + 3))
+}
+$1 == "rs" && $2 == "sampler" {
+	for (i = 4; i < NF; i += 2) {
+		if ($i == "online") {
+			if (side == 2) online[$3] = $(i + 1)
+			else online0[$3] = $(i + 1)
+		} else
+			put("sampler." $3 "." $i, $(i + 1))
+	}
+	if (side == 2) ncpu++
+}
+$1 == "stat" && $2 ~ /^cpu/ {
+	for (i = 1; i <= 10; i++)
+		put("stat." $2 "." cls[i], $(i + 2))
+}
+END {
+	for (k in b)
+		if (k in a)
+			printf "%s %.0f\n", k, b[k] - a[k]
+	printf "tmin %d\ntmax %d\nuser_hz %d\nncpu %d\n", tmin, tmax, user_hz ? user_hz : 100, ncpu
+	for (c in online) printf "online.%s %d\n", c, online[c]
+	for (c in online0) printf "online0.%s %d\n", c, online0[c]
+}

@@ -1,0 +1,84 @@
+# Guest-side helpers for the suites (busybox sh): KTAP output, counter
+# snapshots and the pass/fail judgement.  Sourced by /tests/<suite>.sh.
+
+# shellcheck disable=SC2034 # used by the suites
+SECS=${randstat_secs:-3}
+T=0
+RS_WALLLOG=/tmp/wallcheck
+
+ktap_begin() { echo "KTAP version 1"; }
+# The plan goes last: the number of tests depends on how far a suite got.
+ktap_end() { echo "1..$T"; }
+diag() { echo "# $*"; }
+# result STATUS NAME: one KTAP result line (STATUS 0 is ok).
+result() {
+	T=$((T + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $T $2"; else echo "not ok $T $2"; fi
+}
+skip() { T=$((T + 1)); echo "ok $T $1 # SKIP $2"; }
+
+# snap NAME: counters and CLOCK_MONOTONIC, taken from cpu0.
+snap() { taskset -c 0 /progs/snap >"/tmp/snap.$1"; }
+# delta A B: the change from snapshot A to B into /tmp/delta.
+delta() { awk -f /tests/delta.awk "/tmp/snap.$1" "/tmp/snap.$2" >/tmp/delta; }
+
+# judge NAME PROGRAM [awk -v VAR=VALUE ...]: run PROGRAM (an awk END
+# block, see judge.awk) over /tmp/delta; print its "# " lines and the
+# result.
+judge() {
+	_name=$1 _prog=$2
+	shift 2
+	_out=$(awk "$@" "$(cat /tests/judge.awk)
+$_prog" /tmp/delta 2>&1)
+	echo "$_out" | grep '^#'
+	if [ "$(echo "$_out" | tail -n 1)" = PASS ]; then
+		result 0 "$_name"
+	else
+		echo "$_out" | grep -v -e '^#' -e '^FAIL$' | sed 's/^/# awk: /'
+		result 1 "$_name"
+	fi
+}
+
+# wallcheck LABEL: remember, per online CPU, elapsed_ns against the wall
+# time of the current delta, for the "classes add up to wall time" test.
+wallcheck() {
+	awk -v label="$1" '{ d[$1] = $2 }
+	END {
+		for (k in d) if (k ~ /^online\./ && d[k] == 1) {
+			c = substr(k, 8)
+			if (d["online0." c] != 1) continue
+			printf "%s %s %.0f %.0f\n", label, c, d["sampler." c ".elapsed_ns"], d["wall"]
+		}
+	}' /tmp/delta >>"$RS_WALLLOG"
+}
+
+# measure LABEL CMD...: snapshot, run CMD (its output in /tmp/wl.out),
+# snapshot, delta, wallcheck.
+measure() {
+	_label=$1
+	shift
+	snap a
+	"$@" >/tmp/wl.out 2>&1
+	_st=$?
+	snap b
+	delta a b
+	wallcheck "$_label"
+	sed 's/^/# /' /tmp/wl.out
+	return $_st
+}
+
+# wlval KEY: the number after KEY in the workload's output.
+wlval() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) v = $(i + 1) } END { print v + 0 }' /tmp/wl.out; }
+
+param() { cat "/sys/module/randstat/parameters/$1"; }
+
+# dmesg_clean NAME: no WARNING, BUG, Oops or lockdep report in the log.
+dmesg_clean() {
+	_bad=$(dmesg | grep -E 'WARNING|BUG|Oops|lockdep|possible circular|possible recursive|INFO: (task|rcu)|Call Trace|general protection|stack segment' | head -n 20)
+	if [ -z "$_bad" ]; then
+		result 0 "$1"
+	else
+		echo "$_bad" | sed 's/^/# dmesg: /'
+		result 1 "$1"
+	fi
+}

@@ -1,0 +1,373 @@
+# main: randstat in an ordinary guest (2 vCPUs, TCG, HZ=250, a virtio disk
+# throttled to ~100 IOPS).  Every figure is a delta between two snapshots
+# (tests/progs/snap) around one workload; workloads run pinned to cpu1,
+# the harness stays on cpu0.
+#
+# Statistics.  A share p is estimated from the n samples a CPU took in the
+# window; its standard error is sigma = sqrt(p(1-p)(1+cv^2)/n) (judge.awk:
+# the binomial error, times 1+cv^2 = 1.083 because each sample is charged
+# its own random interval).  "At least P0" criteria fail only when the
+# estimate is more than 4 sigma(P0) below P0 (a false failure ~3e-5).
+# Comparisons with a reference fail beyond 4 sigma plus the window's
+# deterministic edge error (elapsed_ns grows in whole intervals: < tmax at
+# each end; /proc/stat truncates to 10 ms ticks).
+#
+# TCG makes kernel paths that run with interrupts off very long; an
+# interrupt-driven sampler (randstat, like the kernel's tick) fires late,
+# after them, and charges the sample to what runs next.  So for workloads
+# that enter and leave the kernel thousands of times a second it
+# under-counts system time.  Tests here compare randstat with the tick (the
+# same bias) or with exact references; nohzfull.sh measures the bias
+# against exact vtime.
+. /tests/lib.sh
+ktap_begin
+
+dmesg -c >/dev/null	# the dmesg test looks at what randstat causes
+
+# --- loading -------------------------------------------------------------
+insmod /randstat.ko
+result $? "insmod randstat.ko"
+if [ ! -r /proc/randstat ]; then
+	diag "no /proc/randstat: nothing else can run"
+	dmesg | tail -n 20 | sed 's/^/# dmesg: /'
+	ktap_end
+	exit 1
+fi
+
+# The format (Documentation/format-v1.txt), line by line.
+awk -v ncpu="$(grep -c ^processor /proc/cpuinfo)" '
+	NR == 1 { ok = ($0 == "randstat 1 tmin_ns 2000000 tmax_ns 6000000 user_hz 100"); next }
+	$1 == "cpu" { ok = ok && NF == 11 && NR == 2; next }
+	$1 ~ /^cpu[0-9]+$/ { ok = ok && NF == 11; online++; next }
+	$1 == "hist_bounds_ns" { ok = ok && NF == 33; next }
+	$1 == "ns" || $1 == "samples" { ok = ok && NF == 12; rows++; next }
+	$1 == "sampler" { ok = ok && NF == 18 && $3 == "online" && $5 == "elapsed_ns" &&
+		$7 == "samples" && $9 == "overruns" && $11 == "cost_ns" &&
+		$13 == "cost_max_ns" && $15 == "late_ns" && $17 == "late_max_ns"; samplers++; next }
+	$1 == "cost_hist" || $1 == "late_hist" { ok = ok && NF == 34; next }
+	{ ok = 0; print "# unexpected line: " $0 }
+	END {
+		print "# " online " cpuN lines, " samplers " sampler lines, ncpu " ncpu
+		exit !(ok && online == ncpu && samplers >= ncpu && rows == 2 * samplers)
+	}' /proc/randstat
+result $? "/proc/randstat has the format-v1 layout"
+[ "$(param tmin_ns) $(param tmax_ns)" = "2000000 6000000" ]
+result $? "parameters read 2000000 and 6000000 by default"
+
+# --- idle ------------------------------------------------------------------
+sleep 0.5
+measure idle sleep "$SECS"
+# Expected ~99% idle; >= 90% with 4 sigma(0.9) (n ~ 750 per CPU).
+judge "idle guest: >= 90% idle on every CPU" 'END {
+	ok = 1
+	for (i = 0; i < g("ncpu"); i++) {
+		c = "cpu" i; classes(c)
+		n = nsamp(c); p = share(c, "idle"); lim = 0.9 - 4 * sigma(0.9, n)
+		print "# " c " idle " pct(p) ", limit " pct(lim)
+		ok = ok && p >= lim
+	}
+	verdict(ok)
+}'
+# The intervals are i.i.d. uniform on [tmin, tmax] (interval.c; skipped
+# expiries are counted as overruns and their intervals included), so
+# elapsed / (samples + overruns) has mean (tmin + tmax) / 2 and standard
+# error (tmax - tmin) / sqrt(12 m), m = samples + overruns.
+MEAN_PROG='END {
+	ok = 1; want = (g("tmin") + g("tmax")) / 2
+	for (i = 0; i < g("ncpu"); i++) {
+		c = "cpu" i; m = nsamp(c) + g("sampler." c ".overruns")
+		se = (g("tmax") - g("tmin")) / root(12 * (m > 0 ? m : 1))
+		mean = m > 0 ? el(c) / m : 0
+		print "# " c " mean interval " sprintf("%.3f", mean / 1e6) "ms over " m \
+			" (want " sprintf("%.3f", want / 1e6) "ms +- 4*" sprintf("%.3f", se / 1e6) \
+			"ms), overruns " g("sampler." c ".overruns") ", mean lateness " \
+			sprintf("%.1f", g("sampler." c ".late_ns") / (nsamp(c) ? nsamp(c) : 1) / 1e3) \
+			"us, mean cost " sprintf("%.1f", g("sampler." c ".cost_ns") / (nsamp(c) ? nsamp(c) : 1) / 1e3) "us"
+		ok = ok && m > 0 && sq(mean - want) <= sq(4 * se)
+	}
+	verdict(ok)
+}'
+judge "mean interval is (tmin+tmax)/2 = 4 ms on every CPU" "$MEAN_PROG"
+
+# --- user spin on cpu1 ------------------------------------------------------
+# Expected ~99% user: only interrupts and kernel threads take cpu1 from it.
+BUSY_PROG='END {
+	c = "cpu1"; classes(c)
+	n = nsamp(c); p = share(c, cls); lim = 0.9 - 4 * sigma(0.9, n)
+	print "# " c " " cls " " pct(p) ", limit " pct(lim)
+	verdict(p >= lim)
+}'
+# Ground truth: the spinner's own CPU time over its loop (growth of
+# CLOCK_PROCESS_CPUTIME_ID, the scheduler's exact runtime; exec and
+# startup, which are system time, left out).  It also holds the time of
+# interrupts taken in its context, which randstat mostly charges to user
+# too: an interrupt defers the sampler to its end, so the sample lands in
+# the user code after it.  Tolerance: 4 sigma at p = cpu/wall, times the
+# wall time, plus the edge error 2 tmax.
+TRUTH_PROG='END {
+	c = "cpu1"; w = g("wall"); p = cpu / w; if (p > 1) p = 1
+	est = ns(c, cls); tol = 4 * sigma(p, nsamp(c)) * w + edge_ns()
+	print "# " c " randstat " cls " " ms(est) ", workload CPU time " ms(cpu) \
+		", difference " ms(est - cpu) ", tolerance " ms(tol)
+	verdict(sq(est - cpu) <= sq(tol))
+}'
+measure user_spin taskset -c 1 /progs/spin "$SECS"
+cpu=$(wlval cpu_ns)
+judge "user spin pinned to cpu1: >= 90% user on cpu1" "$BUSY_PROG" -v cls=user
+judge "user spin: cpu1 user time matches the spinner's CPU time" "$TRUTH_PROG" -v cls=user -v cpu="$cpu"
+
+# --- the same at nice 10 -------------------------------------------------------
+measure nice_spin taskset -c 1 /progs/runas -n 10 /progs/spin "$SECS"
+cpu=$(wlval cpu_ns)
+judge "nice 10 spin pinned to cpu1: >= 90% nice on cpu1" "$BUSY_PROG" -v cls=nice
+judge "nice 10 spin: cpu1 nice time matches the spinner's CPU time" "$TRUTH_PROG" -v cls=nice -v cpu="$cpu"
+
+# --- system time: getppid() loop --------------------------------------------
+# No exact reference in this guest (the kernel's user/system split is tick
+# sampled).  The tick (250 Hz, periodic, not in phase with the loop) is the
+# same kind of estimator with the same interrupts-off bias, so the two must
+# agree within 4 sigma of their difference: sqrt(s_rs^2 + s_tick^2), the
+# tick's n = wall * HZ; plus the edge errors (2 tmax, one 10 ms tick).
+# With exact=1 the reference has no sampling error: 4 sigma_rs only.
+# The workload must show the class at all: reference >= minq.
+# The busy check: user + system >= 90% (4 sigma).
+REF_PROG='END {
+	c = "cpu1"; classes(c); stat_classes(c)
+	p = share(c, cls); q = sshare(c, cls); n = nsamp(c); nt = g("wall") * 250 / 1e9
+	s = root(sq(sigma(q, n)) + (exact ? 0 : q * (1 - q) / nt))
+	tol = 4 * s + (edge_ns() + 1e7) / g("wall")
+	print "# " c " " cls ": randstat " pct(p) ", " (exact ? "exact" : "tick") " " pct(q) \
+		", difference " pct(p - q) ", tolerance " pct(tol) " (n " n \
+		(exact ? "" : ", ticks " nt) "), the reference must be >= " pct(minq)
+	verdict(sq(p - q) <= sq(tol) && q >= minq)
+}'
+measure sysloop taskset -c 1 /progs/sysloop "$SECS"
+judge "sysloop on cpu1: user + system >= 90% on cpu1" 'END {
+	c = "cpu1"; n = nsamp(c); p = share(c, "user") + share(c, "system")
+	lim = 0.9 - 4 * sigma(0.9, n)
+	print "# " c " user+system " pct(p) ", limit " pct(lim)
+	verdict(p >= lim)
+}'
+judge "sysloop on cpu1: system share agrees with the tick's" "$REF_PROG" -v cls=system -v minq=0.1
+
+# --- iowait: synchronous direct writes to the throttled disk ----------------
+# Reference: /proc/stat's idle and iowait of cpu1 are, under NO_HZ, the
+# kernel's exact idle sleep times (tick-sched, in us), split by whether a
+# task of cpu1's runqueue waited for I/O.  They leave out the time cpu1
+# spends in interrupts while idle (the wakeups, the tick, randstat's own
+# timer), which a sampler, randstat or the tick, charges to the idle
+# context it interrupted; on TCG that is several % of wall time.  So:
+#  - the workload must produce iowait: /proc/stat iowait >= 50% (else the
+#    test is void and fails);
+#  - of the idle time, the iowait fraction must match /proc/stat's exact
+#    fraction, iowait / (idle + iowait), within 4 sigma (n: randstat's idle
+#    + iowait samples) plus the edge errors (2 tmax + a 10 ms tick, over the
+#    idle time);
+#  - randstat's iowait must not fall short of the exact iowait, which is a
+#    lower bound, by more than 4 sigma + edges.
+IOWAIT_PROG='END {
+	c = "cpu1"; classes(c); stat_classes(c)
+	ri = ns(c, "iowait"); rt = ri + ns(c, "idle")
+	ni = g("n." c ".iowait"); nt = ni + g("n." c ".idle")
+	si = g("stat." c ".iowait"); st = si + g("stat." c ".idle")
+	p = rt > 0 ? ri / rt : 0; q = st > 0 ? si / st : 0
+	tol = 4 * sigma(q, nt) + (edge_ns() + 1e7) / (rt > 0 ? rt : 1)
+	print "# " c " iowait/(idle+iowait): randstat " pct(p) ", exact " pct(q) \
+		", difference " pct(p - q) ", tolerance " pct(tol) " (n " nt ")"
+	p2 = share(c, "iowait"); q2 = sshare(c, "iowait")
+	tol2 = 4 * sigma(q2, nsamp(c)) + (edge_ns() + 1e7) / g("wall")
+	print "# " c " iowait share: randstat " pct(p2) ", exact (lower bound) " pct(q2) \
+		", excess " pct(p2 - q2) ", allowed shortfall " pct(tol2) "; must be >= 50%"
+	verdict(q2 >= 0.5 && sq(p - q) <= sq(tol) && p2 >= q2 - tol2)
+}'
+if [ -b /dev/vda ]; then
+	measure iowait taskset -c 1 /progs/diowrite /dev/vda "$SECS"
+	judge "diowrite on cpu1: iowait matches /proc/stat's exact iowait" "$IOWAIT_PROG"
+else
+	skip "diowrite on cpu1: iowait matches /proc/stat's exact iowait" "no /dev/vda"
+fi
+
+# --- softirq: UDP over loopback -----------------------------------------------
+# No exact reference (no IRQ_TIME_ACCOUNTING in Debian's kernel): compared
+# with the tick as for system time.  The workload must make softirq time:
+# the tick sees >= 10%.
+measure softirq taskset -c 1 /progs/udpflood "$SECS"
+judge "udpflood on cpu1: softirq share agrees with the tick's" "$REF_PROG" -v cls=softirq -v minq=0.1
+
+# --- classes add up to wall time ---------------------------------------------
+# Per CPU and window, the sum of the first eight ns columns (elapsed_ns)
+# against CLOCK_MONOTONIC between the snapshots: within 2% (the edge error
+# alone is < 2 tmax = 12 ms, 0.4% of 3 s).
+awk '{ r = ($3 - $4) / $4; if (r < 0) r = -r
+	printf "# %s %s: elapsed %.1fms wall %.1fms (%+.2f%%)\n", $1, $2, $3 / 1e6, $4 / 1e6, 100 * ($3 - $4) / $4
+	if (r > 0.02) bad++; n++ }
+	END { exit !(n > 0 && !bad) }' "$RS_WALLLOG"
+result $? "per CPU, randstat's classes add up to wall time within 2%"
+
+# --- cpu1 offline and online -----------------------------------------------------
+# While cpu1 is offline its counters stay (not zeroed, not advancing) and
+# it is shown "online 0" without a cpu1 line; once back it samples again,
+# at the usual rate, and the offline time is charged to nothing.
+snap h0
+/progs/wr /sys/devices/system/cpu/cpu1/online 0 >/dev/null
+result $? "cpu1 goes offline"
+sleep 1
+snap h1
+sleep 1
+snap h2
+/progs/wr /sys/devices/system/cpu/cpu1/online 1 >/dev/null
+result $? "cpu1 comes back online"
+snap h3
+sleep "$SECS"
+snap h4
+delta h0 h1
+judge "cpu1 offline: its counters are kept" 'END {
+	print "# cpu1 online " g("online.cpu1") ", elapsed grew " ms(el("cpu1")) ", samples +" nsamp("cpu1")
+	verdict(g("online.cpu1") == 0 && el("cpu1") >= 0 && nsamp("cpu1") >= 0)
+}'
+! grep -q '^rs cpu1 ' /tmp/snap.h1
+result $? "cpu1 offline: no cpu1 line in the /proc/stat part"
+delta h1 h2
+judge "cpu1 offline: its counters do not move" 'END {
+	print "# over " ms(g("wall")) ": cpu1 elapsed +" ms(el("cpu1")) ", samples +" nsamp("cpu1")
+	verdict(g("online.cpu1") == 0 && el("cpu1") == 0 && nsamp("cpu1") == 0)
+}'
+delta h3 h4
+wallcheck after_online
+judge "cpu1 back online: it samples again and the offline time is not charged" 'END {
+	c = "cpu1"; classes(c); w = g("wall"); want = w / ((g("tmin") + g("tmax")) / 2)
+	print "# " c " online " g("online.cpu1") ", samples " nsamp(c) " (expected ~" int(want) \
+		"), elapsed " ms(el(c)) " over wall " ms(w)
+	verdict(g("online.cpu1") == 1 && nsamp(c) >= want / 2 && el(c) <= w + edge_ns())
+}'
+
+# --- parameters -------------------------------------------------------------------
+P=/sys/module/randstat/parameters
+# A good window takes effect: widen to [10 ms, 20 ms] (tmax first, or tmin
+# would exceed the old tmax), let every CPU draw one new interval, then the
+# mean interval must be 15 ms (the criterion of the idle test).
+out1=$(/progs/wr $P/tmax_ns 20000000)
+out2=$(/progs/wr $P/tmin_ns 10000000)
+got="$(param tmin_ns) $(param tmax_ns)"
+diag "writes: $out1 $out2; now $got; header: $(head -n 1 /proc/randstat)"
+[ "$out1 $out2 $got" = "ok ok 10000000 20000000" ] &&
+	head -n 1 /proc/randstat | grep -q 'tmin_ns 10000000 tmax_ns 20000000'
+result $? "parameters: tmin_ns=10000000 tmax_ns=20000000 accepted"
+sleep 0.1
+measure params_10_20ms sleep "$SECS"
+judge "parameters: the mean interval moves to 15 ms" "$MEAN_PROG"
+/progs/wr $P/tmin_ns 2000000 >/dev/null && /progs/wr $P/tmax_ns 6000000 >/dev/null &&
+	[ "$(param tmin_ns) $(param tmax_ns)" = "2000000 6000000" ]
+result $? "parameters: back to the defaults"
+
+# The limits themselves are valid.
+o1=$(/progs/wr $P/tmax_ns 1000000000); o2=$(/progs/wr $P/tmax_ns 6000000)
+o3=$(/progs/wr $P/tmin_ns 50000); o4=$(/progs/wr $P/tmin_ns 2000000)
+diag "tmax_ns=1000000000: $o1, tmin_ns=50000: $o3; now $(param tmin_ns) $(param tmax_ns)"
+[ "$o1 $o2 $o3 $o4" = "ok ok ok ok" ] && [ "$(param tmin_ns) $(param tmax_ns)" = "2000000 6000000" ]
+result $? "parameters: tmax_ns=1000000000 and tmin_ns=50000 accepted"
+
+# Bad values: each refused with EINVAL, both values unchanged.
+for bad in tmin_ns=49999 tmax_ns=1000000001 tmin_ns=6000001 tmax_ns=1999999 \
+	tmin_ns=abc tmax_ns=-1 tmin_ns=4296967296 "tmax_ns=
+"; do
+	p=${bad%%=*} v=${bad#*=}
+	o=$(/progs/wr "$P/$p" "$v")
+	now="$(param tmin_ns) $(param tmax_ns)"
+	# A newline would end the KTAP line: name it.
+	[ "$v" = "
+" ] && v='\n'
+	diag "$p='$v': $o, now $now"
+	[ "$o" = EINVAL ] && [ "$now" = "2000000 6000000" ] &&
+		head -n 1 /proc/randstat | grep -q 'tmin_ns 2000000 tmax_ns 6000000'
+	result $? "parameters: $p='$v' refused with EINVAL, old values kept"
+done
+
+# --- reset and writes -----------------------------------------------------------
+snap r0
+o=$(/progs/wr /proc/randstat reset)
+snap r1
+# Right after a reset each CPU has at most the samples of the time since:
+# (wall between the snapshots) / tmin + 1.
+awk -v o="$o" '/^mono_ns/ { t[FILENAME] = $2 }
+	$1 == "rs" && $2 == "sampler" { if (FILENAME ~ /r1$/) { s = $9 + 0; if (s > max) max = s } }
+	END { w = t["/tmp/snap.r1"] - t["/tmp/snap.r0"]
+		print "# reset: " o ", largest samples after " max ", wall " w / 1e6 "ms"
+		exit !(o == "ok" && max <= w / 2e6 + 1) }' /tmp/snap.r0 /tmp/snap.r1
+result $? "echo reset > /proc/randstat zeroes the counters"
+for w in foo resetx "reset reset" "
+"; do
+	o=$(/progs/wr /proc/randstat "$w")
+	[ "$w" = "
+" ] && w='\n'
+	diag "write '$w': $o"
+	[ "$o" = EINVAL ]
+	result $? "write '$w' to /proc/randstat: EINVAL"
+done
+o=$(/progs/wr /proc/randstat "reset
+")
+[ "$o" = ok ]
+result $? "write 'reset\\n' to /proc/randstat: accepted"
+
+# A non-root process (uid 65534, no groups, no capabilities) can neither
+# reset the counters nor change a parameter.
+sleep 0.2
+snap u0
+o1=$(/progs/runas -u 65534 /progs/wr /proc/randstat reset)
+o2=$(/progs/runas -u 65534 /progs/wr $P/tmin_ns 3000000)
+o3=$(/progs/runas -u 65534 /progs/wr $P/tmax_ns 7000000)
+snap u1
+delta u0 u1
+diag "as uid 65534: reset: $o1, tmin_ns: $o2, tmax_ns: $o3; now $(param tmin_ns) $(param tmax_ns)"
+case $o1 in EPERM|EACCES) true ;; *) false ;; esac
+result $? "non-root: reset refused (EPERM or EACCES)"
+judge "non-root: counters not reset" 'END {
+	ok = 1
+	for (i = 0; i < g("ncpu"); i++) {
+		c = "cpu" i; ok = ok && nsamp(c) >= 0 && el(c) >= 0
+		print "# " c " samples +" nsamp(c)
+	}
+	verdict(ok)
+}'
+[ "$o2" = EACCES ] && [ "$o3" = EACCES ] && [ "$(param tmin_ns) $(param tmax_ns)" = "2000000 6000000" ]
+result $? "non-root: parameter writes refused (EACCES), values unchanged"
+
+# --- concurrent readers --------------------------------------------------------
+# 4 readers on both CPUs while cpu1 spins: every counter monotonic, each
+# CPU's elapsed_ns and samples the sums of their columns (tests/progs/readers).
+taskset -c 1 /progs/spin "$((SECS + 2))" >/dev/null &
+spin=$!
+taskset -c 0,1 /progs/readers 4 "$SECS" >/tmp/readers.out 2>&1
+st=$?
+sed 's/^/# /' /tmp/readers.out
+wait $spin
+result $st "4 concurrent readers while sampling: all counters monotonic and consistent"
+
+# --- 100 rmmod/insmod cycles under a CPU-bound task ---------------------------------
+taskset -c 1 /progs/spin 600 >/dev/null &
+spin=$!
+i=0 bad=0 t0=$(date +%s)
+while [ $i -lt 100 ]; do
+	rmmod randstat || { bad=$((bad + 1)); break; }
+	insmod /randstat.ko || { bad=$((bad + 1)); break; }
+	i=$((i + 1))
+done
+kill $spin
+wait $spin 2>/dev/null
+diag "$i cycles in $(( $(date +%s) - t0 )) s, $bad failures"
+[ $i -eq 100 ] && [ $bad -eq 0 ]
+result $? "100 rmmod/insmod cycles while cpu1 spins"
+sleep 0.2
+measure after_reload sleep 1
+judge "after the reloads: sampling works on every CPU" 'END {
+	ok = 1
+	for (i = 0; i < g("ncpu"); i++) {
+		c = "cpu" i; ok = ok && nsamp(c) > 0
+		print "# " c " samples +" nsamp(c) " in " ms(g("wall"))
+	}
+	verdict(ok)
+}'
+
+# --- dmesg ---------------------------------------------------------------------------
+dmesg_clean "dmesg: no WARNING, BUG, Oops or lockdep report"
+ktap_end

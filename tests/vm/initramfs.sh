@@ -1,0 +1,114 @@
+#!/bin/bash
+# Build the guest's initramfs: OUT (a gzip'd newc cpio, two segments).
+#
+#   bash tests/vm/initramfs.sh OUT
+#
+# Segment 1, cached in $RANDSTAT_CACHE (default ~/.cache/randstat) per guest
+# kernel: busybox-static and the kernel's virtio modules (with their
+# dependencies from modules.dep, decompressed).  Segment 2, rebuilt every
+# time (it is small): module/randstat.ko, the tests/progs binaries, the
+# guest scripts (tests/vm/guest/) and userspace/randstat.static if built.
+# The kernel unpacks concatenated cpio archives one after the other.
+#
+# Env: MODDIR (the guest kernel's modules; run.sh sets it), RANDSTAT_KO (default
+# module/randstat.ko; "none" leaves it out, for harness tests).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+out=${1:?usage: initramfs.sh OUT}
+moddir=${MODDIR:?set MODDIR to the modules of the guest kernel; tests/vm/run.sh does}
+kver=$(basename "$moddir")
+cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
+ko=${RANDSTAT_KO:-$repo/module/randstat.ko}
+
+die() { echo "initramfs: $*" >&2; exit 1; }
+need() {	# need COMMAND PACKAGE
+	command -v "$1" >/dev/null || die "$1 not found: apt-get install $2"
+}
+need cpio cpio
+need gzip gzip
+# static: ldd fails on a static executable
+static() { ! ldd "$1" >/dev/null 2>&1; }
+busybox=/bin/busybox
+[ -x "$busybox" ] || die "no /bin/busybox: apt-get install busybox-static"
+static "$busybox" ||
+	die "$busybox is dynamically linked: apt-get install busybox-static"
+[ -f "$moddir/modules.dep" ] ||
+	die "$moddir/modules.dep missing: apt-get install linux-image-amd64 (or set MODDIR)"
+
+# The guest's kernel modules, in load order (dependencies first).
+wanted=(virtio_pci virtio_blk)
+
+# deps NAME: print the relative paths NAME needs, dependencies first.
+deps() {
+	local line path
+	line=$(grep -E "(^|/)$1\\.ko(\\.(xz|zst|gz))?:" "$moddir/modules.dep") ||
+		die "module $1 not in $moddir/modules.dep"
+	path=${line%%:*}
+	for d in ${line#*:}; do
+		deps "$(basename "${d%%.ko*}")"
+	done
+	echo "$path"
+}
+
+build_base() {
+	local dst=$1 root list
+	root=$(mktemp -d)
+	trap 'rm -rf "$root"' RETURN
+	chmod 755 "$root"
+	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,etc,lib/modules}
+	chmod 1777 "$root/tmp"
+	cp "$busybox" "$root/bin/busybox"
+	ln -s busybox "$root/bin/sh"
+	list=$(for m in "${wanted[@]}"; do deps "$m"; done | awk '!seen[$0]++')
+	: >"$root/lib/modules/load-order"
+	for rel in $list; do
+		local src=$moddir/$rel name
+		name=$(basename "${rel%%.ko*}").ko
+		case $rel in
+		*.ko.xz)  need xz xz-utils; xz -dc "$src" >"$root/lib/modules/$name" ;;
+		*.ko.zst) need zstd zstd; zstd -qdc "$src" >"$root/lib/modules/$name" ;;
+		*.ko.gz)  gzip -dc "$src" >"$root/lib/modules/$name" ;;
+		*)        cp "$src" "$root/lib/modules/$name" ;;
+		esac
+		echo "$name" >>"$root/lib/modules/load-order"
+	done
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+		gzip -9 >"$dst.tmp"
+	mv "$dst.tmp" "$dst"
+}
+
+mkdir -p "$cache"
+# Named by kernel and by this script's checksum: a changed builder rebuilds.
+base=$cache/initramfs-base-$kver-$(cksum <"$0" | cut -d' ' -f1).cpio.gz
+if [ ! -s "$base" ] || [ "$busybox" -nt "$base" ] ||
+   [ "$moddir/modules.dep" -nt "$base" ]; then
+	echo "# initramfs: building $base" >&2
+	build_base "$base"
+fi
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+chmod 755 "$root"	# the guest's /: non-root tests need to get in
+mkdir -p "$root/progs" "$root/tests"
+cp "$here/guest/init" "$root/init"
+chmod 755 "$root/init"
+cp "$here"/guest/*.sh "$here"/guest/*.awk "$root/tests/"
+for p in spin sysloop diowrite udpflood readers wr snap runas; do
+	[ -x "$repo/tests/progs/$p" ] || die "tests/progs/$p not built: make -C tests/progs"
+	cp "$repo/tests/progs/$p" "$root/progs/"
+done
+if [ "$ko" != none ]; then
+	[ -f "$ko" ] || die "$ko missing: make -C $repo module"
+	cp "$ko" "$root/randstat.ko"
+fi
+# The guest has no libc: the reader goes in linked statically.
+if [ -x "$repo/userspace/randstat.static" ]; then
+	cp "$repo/userspace/randstat.static" "$root/progs/randstat"
+fi
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+	gzip -1 >"$root.overlay"
+cat "$base" "$root.overlay" >"$out.tmp"
+rm -f "$root.overlay"
+mv "$out.tmp" "$out"

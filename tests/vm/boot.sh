@@ -51,6 +51,13 @@ fi
 
 # TCG (no KVM here).  -cpu max,+invtsc with tsc=reliable clocksource=tsc:
 # otherwise every clock read traps to an emulated HPET.
+# One guest at a time on this machine: two TCG guests on 2 cores would
+# delay each other's timer interrupts and skew every timing result.
+lockdir=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
+mkdir -p "$lockdir"
+exec 9>"$lockdir/vm.lock"
+flock 9
+
 cmdline="console=ttyS0 panic=-1 tsc=reliable clocksource=tsc"
 cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
 status=0

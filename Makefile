@@ -9,7 +9,8 @@
 #   make bench           the benchmark (bench/)
 #   make C=1 / W=1       sparse / extra warnings, passed through to Kbuild
 #   make install         module for the running kernel, reader and man page
-#   make dkms-install    register with DKMS, built for every kernel
+#   make dkms-install    register with DKMS, built for every kernel with
+#                        headers in /lib/modules/*/build (DKMS_KERNELS=...)
 
 # The running kernel's build tree, else the newest installed Debian headers.
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
@@ -22,6 +23,10 @@ KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 VERSION := 0.1
 PREFIX ?= /usr/local
 DKMS_SRC := $(DESTDIR)/usr/src/randstat-$(VERSION)
+# The kernels DKMS builds for: every one with a build tree (headers).  Not
+# dkms's default, the running kernel, which may have none (chroot, VM).
+DKMS_KERNELS ?= $(patsubst /lib/modules/%/build/Makefile,%, \
+	$(wildcard /lib/modules/*/build/Makefile))
 
 .PHONY: all module userspace check matrix bench demo clean \
 	install uninstall dkms-install dkms-uninstall
@@ -60,11 +65,22 @@ uninstall:
 	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)
 
 dkms-install:
-	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)
-	cp -r Kbuild module include $(DKMS_SRC)/
+	@if [ -z "$(strip $(DKMS_KERNELS))" ]; then \
+		echo "randstat: no kernel headers in /lib/modules/*/build for DKMS." >&2; \
+		echo "  On Debian: apt-get install linux-headers-amd64" >&2; \
+		exit 1; \
+	fi
+	-dkms remove randstat/$(VERSION) --all >/dev/null 2>&1
+	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)/module $(DKMS_SRC)/include
+	cp Kbuild $(DKMS_SRC)/
+	cp module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch])) \
+		$(DKMS_SRC)/module/
+	cp include/*.h $(DKMS_SRC)/include/
 	sed 's/@VERSION@/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
 	dkms add randstat/$(VERSION)
-	dkms install randstat/$(VERSION)
+	for k in $(DKMS_KERNELS); do \
+		dkms install randstat/$(VERSION) -k $$k || exit 1; \
+	done
 
 dkms-uninstall:
 	dkms remove randstat/$(VERSION) --all

@@ -4,6 +4,8 @@
 #
 #   make                 build module/randstat.ko and userspace/randstat
 #   make KDIR=<dir>      build the module against another kernel build tree
+#   make demo            boot Debian's kernel in QEMU and show randstat beside
+#                        /proc/stat (INTERACTIVE=1: then a shell in the guest)
 #   make check           run every test suite (see tests/check.sh)
 #   make matrix          build against Debian's 6.1, 6.12 and 7.2 kernels
 #   make bench           the benchmark (bench/)
@@ -43,6 +45,9 @@ module:
 
 userspace:
 	$(MAKE) -C userspace
+
+demo:
+	bash tests/demo.sh
 
 check:
 	bash tests/check.sh

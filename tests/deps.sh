@@ -2,15 +2,19 @@
 # Install, from Debian's packages, what building and testing randstat
 # needs.  Does nothing when everything is there; as root it runs apt-get,
 # otherwise it names the missing packages and fails.
+#
+#   deps.sh          everything make check needs
+#   deps.sh demo     what make demo needs (no kernel source for KUnit)
 set -euo pipefail
 
 packages=(
-	gcc make libc6-dev bc flex bison python3	# module, reader, UML
+	gcc make libc6-dev				# module, reader
 	linux-headers-amd64				# the module's kernel
 	linux-image-amd64				# the guest kernel
-	linux-source					# KUnit on UML
-	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# VM tests
+	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# the guest
 )
+[ "${1:-}" = demo ] ||
+	packages+=(linux-source bc flex bison python3)	# KUnit on UML
 
 missing=()
 for p in "${packages[@]}"; do

@@ -60,13 +60,28 @@ flock 9
 
 cmdline="console=ttyS0 panic=-1 tsc=reliable clocksource=tsc"
 cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
+[ "${RANDSTAT_INTERACTIVE:-0}" = 1 ] && cmdline+=" randstat_interactive=1"
+qemu=(qemu-system-x86_64 -machine pc -accel tcg -cpu max,+invtsc
+	-smp 2 -m 1G -nographic -no-reboot
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
+	${disk[@]+"${disk[@]}"})
 status=0
-timeout --kill-after=10 "$limit" \
-	qemu-system-x86_64 -machine pc -accel tcg -cpu max,+invtsc \
-	-smp 2 -m 1G -nographic -no-reboot \
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-	${disk[@]+"${disk[@]}"} \
-	</dev/null >"$log" 2>&1 || status=$?
+if [ "${RANDSTAT_INTERACTIVE:-0}" = 1 ]; then
+	# The suite, then a shell in the guest on this terminal (make demo
+	# INTERACTIVE=1): no time limit; Ctrl-A X leaves QEMU.
+	"${qemu[@]}" || status=$?
+	[ -n "${img:-}" ] && rm -f "$img"
+	exit "$status"
+elif [ "${RANDSTAT_LIVE:-0}" = 1 ]; then
+	# Show what the suite prints as it prints it (make demo).
+	timeout --kill-after=10 "$limit" "${qemu[@]}" </dev/null 2>&1 |
+		tee "$log" | tr -d '\r' | sed -u -n \
+		'/^RANDSTAT-KTAP-BEGIN/,/^RANDSTAT-KTAP-END/{/^RANDSTAT-KTAP-/!p}' >&2 ||
+		status=$?
+else
+	timeout --kill-after=10 "$limit" "${qemu[@]}" \
+		</dev/null >"$log" 2>&1 || status=$?
+fi
 [ -n "${img:-}" ] && rm -f "$img"
 
 # The KTAP, without the serial line's carriage returns.

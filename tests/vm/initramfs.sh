@@ -43,6 +43,8 @@ wanted=(virtio_pci virtio_blk)
 # deps NAME: print the relative paths NAME needs, dependencies first.
 deps() {
 	local line path
+	# Built into the kernel (virtio_pci from 6.12): nothing to load.
+	grep -qE "(^|/)$1\\.ko\$" "$moddir/modules.builtin" 2>/dev/null && return 0
 	line=$(grep -E "(^|/)$1\\.ko(\\.(xz|zst|gz))?:" "$moddir/modules.dep") ||
 		die "module $1 not in $moddir/modules.dep"
 	path=${line%%:*}
@@ -103,6 +105,11 @@ if [ "$ko" != none ]; then
 	[ -f "$ko" ] || die "$ko missing: make -C $repo module"
 	cp "$ko" "$root/randstat.ko"
 fi
+# The benchmark's workloads (bench/progs), when built: make demo and
+# make bench run them.
+for p in "$repo"/bench/progs/iso "$repo"/bench/progs/evader; do
+	[ -x "$p" ] && cp "$p" "$root/progs/"
+done
 # The guest has no libc: the reader goes in linked statically.
 if [ -x "$repo/userspace/randstat.static" ]; then
 	cp "$repo/userspace/randstat.static" "$root/progs/randstat"

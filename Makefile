@@ -14,9 +14,11 @@
 #   make dkms-install    register with DKMS, built for every kernel with
 #                        headers in /lib/modules/*/build (DKMS_KERNELS=...)
 
-# The running kernel's build tree, else the newest installed Debian headers.
+# The running kernel's build tree, else the newest installed Debian headers
+# of the default flavour (linux-headers-amd64's; not -rt or -cloud).
 KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
-	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | sort -V | tail -n 1))
+	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
+		grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V | tail -n 1))
 
 # The release the tree was built for (Debian's include/config/kernel.release
 # holds the upstream version, not the package's, so ask utsrelease.h).

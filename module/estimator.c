@@ -106,20 +106,26 @@ void randstat_record_timing(struct randstat_counters *c, u64 cost_ns,
 	c->late_hist[randstat_hist_bucket(late_ns)]++;
 }
 
-/**
- * randstat_elapsed_ns() - a CPU's sampled time base
- * @c: the counters
- *
- * Return: the sum of the eight time classes (guest is inside user).
- */
-u64 randstat_elapsed_ns(const struct randstat_counters *c)
+/* The eight time classes; guest and guest_nice are inside user and nice. */
+static u64 randstat_sum_time_classes(const u64 *v)
 {
 	u64 sum = 0;
 	int i;
 
 	for (i = 0; i < RS_NR_TIME_CLASSES; i++)
-		sum += c->ns[i];
+		sum += v[i];
 	return sum;
+}
+
+/**
+ * randstat_elapsed_ns() - a CPU's sampled time base
+ * @c: the counters
+ *
+ * Return: the sum of the eight time classes.
+ */
+u64 randstat_elapsed_ns(const struct randstat_counters *c)
+{
+	return randstat_sum_time_classes(c->ns);
 }
 
 /**
@@ -130,12 +136,7 @@ u64 randstat_elapsed_ns(const struct randstat_counters *c)
  */
 u64 randstat_total_samples(const struct randstat_counters *c)
 {
-	u64 sum = 0;
-	int i;
-
-	for (i = 0; i < RS_NR_TIME_CLASSES; i++)
-		sum += c->samples[i];
-	return sum;
+	return randstat_sum_time_classes(c->samples);
 }
 
 /**

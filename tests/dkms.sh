@@ -79,50 +79,8 @@ diag() { echo "# $*"; }
 # diag_file FILE: the last lines of FILE as TAP comments.
 diag_file() { tail -n "${2:-15}" "$1" 2>/dev/null | sed 's/^/#   /'; }
 
-# --- mounts: everything mounted is unmounted on any exit ----------------
-mounts=()
-cleanup() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-		umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true
-	done
-	mounts=()
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-mount_proc() {
-	mountpoint -q "$1/proc" && return 0
-	mount -t proc proc "$1/proc"
-	mounts+=("$1/proc")
-}
-
-# in_chroot CMD...: run CMD in the chroot with a clean environment.
-in_chroot() {
-	chroot "$root" /usr/bin/env -i \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LC_ALL=C DEBIAN_FRONTEND=noninteractive "$@"
-}
-
-# apt_get DIR ARGS...: apt-get in chroot DIR (Valid-Until not checked, as in
-# tests/matrix.sh; signatures are).
-apt_get() {
-	local dir=$1
-	shift
-	chroot "$dir" /usr/bin/env -i \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LC_ALL=C DEBIAN_FRONTEND=noninteractive \
-		apt-get -q -o Acquire::Check-Valid-Until=false "$@"
-}
-
-# Refuse to delete a directory that still has something mounted below it.
-safe_rm() {
-	if findmnt -rn -o TARGET | grep -q "^$1\(/\|$\)"; then
-		echo "dkms.sh: $1 has mounts below it; not removing" >&2
-		return 1
-	fi
-	rm -rf --one-file-system "$1"
-}
+# shellcheck source=tests/chroot.sh
+. "$(dirname "$0")/chroot.sh"
 
 # have_packages DIR: are all of ${packages[@]} installed in chroot DIR?
 have_packages() {
@@ -150,7 +108,7 @@ ensure_chroot() {
 			else
 				diag "refresh failed, using the old packages (see $log)"
 			fi
-			cleanup
+			chroot_cleanup
 		fi
 		return 0
 	fi
@@ -166,10 +124,10 @@ ensure_chroot() {
 	       mount_proc "$new" &&
 	       apt_get "$new" install -y --no-install-recommends "${packages[@]}" &&
 	       apt_get "$new" clean; } >"$log" 2>&1; then
-		cleanup
+		chroot_cleanup
 		return 1
 	fi
-	cleanup
+	chroot_cleanup
 	touch "$new/$stamp"
 	mv "$new" "$root"
 }
@@ -178,7 +136,7 @@ ensure_chroot() {
 # build links are absolute, so look from inside the chroot.
 kernels() {
 	# shellcheck disable=SC2016 # expanded by the inner sh
-	in_chroot sh -c 'for f in /lib/modules/*/build/Makefile; do
+	in_chroot "$root" sh -c 'for f in /lib/modules/*/build/Makefile; do
 		[ -f "$f" ] || continue
 		k=${f%/build/Makefile}; echo "${k##*/}"
 	done' | sort -V
@@ -195,7 +153,7 @@ purge() {
 	for v in "$root"/var/lib/dkms/randstat/*/; do
 		[ -d "$v/source" ] || [ -L "$v/source" ] || continue
 		v=${v%/}
-		in_chroot dkms remove "randstat/${v##*/}" --all >/dev/null 2>&1 || true
+		in_chroot "$root" dkms remove "randstat/${v##*/}" --all >/dev/null 2>&1 || true
 	done
 	rm -rf "$root/var/lib/dkms/randstat" "$root"/usr/src/randstat-*
 	find "$root/lib/modules" -name 'randstat.ko*' -delete 2>/dev/null || true
@@ -252,14 +210,14 @@ stage_sources
 version=$(sed -n 's/^VERSION *:*= *//p' "$repo/Makefile" | head -n 1)
 diag "randstat version $version"
 t=$(date +%s)
-if in_chroot make -C "$src" dkms-install >"$out/dkms-install.log" 2>&1; then
+if in_chroot "$root" make -C "$src" dkms-install >"$out/dkms-install.log" 2>&1; then
 	ok "make dkms-install ($(($(date +%s) - t)) s)"
 else
 	not_ok "make dkms-install (see $out/dkms-install.log)"
 	diag_file "$out/dkms-install.log"
 fi
 
-status=$(in_chroot dkms status 2>&1) || true
+status=$(in_chroot "$root" dkms status 2>&1) || true
 printf '%s\n' "$status" | sed 's/^/# dkms status: /'
 
 check "/usr/src/randstat-$version/dkms.conf has the version substituted" \
@@ -287,12 +245,12 @@ check_kernel() {
 		not_ok "$k: module is in modules.dep (no module)"
 		return 0
 	fi
-	vermagic=$(in_chroot modinfo -F vermagic "${f#"$root"}" 2>/dev/null) || vermagic=""
+	vermagic=$(in_chroot "$root" modinfo -F vermagic "${f#"$root"}" 2>/dev/null) || vermagic=""
 	diag "$k: vermagic $vermagic"
 	check "$k: vermagic matches the kernel" test "${vermagic%% *}" = "$k"
 	check "$k: module is in modules.dep (depmod ran)" \
 		grep -q "randstat\.ko" "$root/lib/modules/$k/modules.dep"
-	signer=$(in_chroot modinfo -F signer "${f#"$root"}" 2>/dev/null) || signer=""
+	signer=$(in_chroot "$root" modinfo -F signer "${f#"$root"}" 2>/dev/null) || signer=""
 	diag "$k: signer: ${signer:-none (not signed)}"
 	cp "$root"/var/lib/dkms/randstat/"$version"/"$k"/*/log/make.log \
 		"$out/make-$k.log" 2>/dev/null || true
@@ -301,7 +259,7 @@ for k in "${kvers[@]}"; do
 	check_kernel "$k"
 done
 if [ -f "$root/var/lib/dkms/mok.key" ]; then
-	diag "dkms MOK key: /var/lib/dkms/mok.key ($(in_chroot openssl x509 -noout -subject -in /var/lib/dkms/mok.pub -inform DER 2>/dev/null || echo '?'))"
+	diag "dkms MOK key: /var/lib/dkms/mok.key ($(in_chroot "$root" openssl x509 -noout -subject -in /var/lib/dkms/mok.pub -inform DER 2>/dev/null || echo '?'))"
 else
 	diag "dkms MOK key: none"
 fi
@@ -312,10 +270,10 @@ fi
 # Simulate it for the last kernel: drop its build, run the hook.
 if [ "${#kvers[@]}" -ge 1 ]; then
 	k=${kvers[-1]}
-	in_chroot dkms remove "randstat/$version" -k "$k" >"$out/hook.log" 2>&1 || true
+	in_chroot "$root" dkms remove "randstat/$version" -k "$k" >"$out/hook.log" 2>&1 || true
 	if [ -z "$(ko_files "$k")" ]; then
 		t=$(date +%s)
-		in_chroot /etc/kernel/header_postinst.d/dkms "$k" >>"$out/hook.log" 2>&1 || true
+		in_chroot "$root" /etc/kernel/header_postinst.d/dkms "$k" >>"$out/hook.log" 2>&1 || true
 		if [ -n "$(ko_files "$k")" ]; then
 			ok "$k: header_postinst.d/dkms hook rebuilt the module ($(($(date +%s) - t)) s)"
 		else
@@ -329,7 +287,7 @@ fi
 
 # --- make dkms-uninstall -------------------------------------------------
 t=$(date +%s)
-if in_chroot make -C "$src" dkms-uninstall >"$out/dkms-uninstall.log" 2>&1; then
+if in_chroot "$root" make -C "$src" dkms-uninstall >"$out/dkms-uninstall.log" 2>&1; then
 	ok "make dkms-uninstall ($(($(date +%s) - t)) s)"
 else
 	not_ok "make dkms-uninstall (see $out/dkms-uninstall.log)"
@@ -344,7 +302,7 @@ for k in "${kvers[@]}"; do
 		ok "$k: not in modules.dep"
 	fi
 done
-status=$(in_chroot dkms status 2>&1) || true
+status=$(in_chroot "$root" dkms status 2>&1) || true
 if grep -q '^randstat' <<<"$status"; then
 	not_ok "dkms status no longer lists randstat"
 else
@@ -352,7 +310,7 @@ else
 fi
 check "/usr/src/randstat-$version removed" test ! -e "$root/usr/src/randstat-$version"
 
-cleanup
+chroot_cleanup
 purge
 safe_rm "$root$src"
 diag "total $(($(date +%s) - t0)) s; logs in $out"

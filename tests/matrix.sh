@@ -78,55 +78,9 @@ flock 9
 # shellcheck source=/dev/null
 host_release=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 
-# --- mounts: everything mounted is unmounted on any exit ---------------
-mounts=()
-cleanup() {
-	local i
-	for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do
-		umount "${mounts[i]}" 2>/dev/null || umount -l "${mounts[i]}" || true
-	done
-	mounts=()
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+# shellcheck source=tests/chroot.sh
+. "$(dirname "$0")/chroot.sh"
 
-mount_proc() {
-	mountpoint -q "$1/proc" && return 0
-	mount -t proc proc "$1/proc"
-	mounts+=("$1/proc")
-}
-
-umount_proc() {
-	cleanup
-}
-
-# in_chroot DIR CMD...: run CMD in the chroot with a clean environment.
-in_chroot() {
-	local dir=$1
-	shift
-	chroot "$dir" /usr/bin/env -i \
-		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-		HOME=/root LC_ALL=C DEBIAN_FRONTEND=noninteractive "$@"
-}
-
-# apt_get DIR ARGS...: apt-get in the chroot.  debootstrap does not check a
-# Release file's Valid-Until, and sid's can lapse while the chroot is still
-# good (or the archive is a snapshot), so apt does not either; signatures
-# are still checked.
-apt_get() {
-	local dir=$1
-	shift
-	in_chroot "$dir" apt-get -q -o Acquire::Check-Valid-Until=false "$@"
-}
-
-# Refuse to delete a directory that still has something mounted below it.
-safe_rm() {
-	if findmnt -rn -o TARGET | grep -q "^$1\(/\|$\)"; then
-		echo "matrix.sh: $1 has mounts below it; not removing" >&2
-		return 1
-	fi
-	rm -rf --one-file-system "$1"
-}
 
 ensure_debootstrap() {
 	command -v debootstrap >/dev/null && return 0
@@ -192,7 +146,7 @@ ensure_chroot() {
 			else
 				say "$rel: refresh failed, using the old headers (see $log)"
 			fi
-			umount_proc
+			chroot_cleanup
 		fi
 		return 0
 	fi
@@ -208,10 +162,10 @@ ensure_chroot() {
 	       mount_proc "$new" &&
 	       chroot_install "$new" &&
 	       apt_get "$new" clean; } >"$log" 2>&1; then
-		umount_proc
+		chroot_cleanup
 		return 1
 	fi
-	umount_proc
+	chroot_cleanup
 	touch "$new/$stamp"
 	mv "$new" "$dir"
 }
@@ -333,7 +287,7 @@ for rel in $releases; do
 		mount_proc "$root"
 		in_chroot "$root" make -C "$hdr" M="$src" modules W=1 -j"$jobs" \
 			>"$log" 2>&1 || ok=0
-		umount_proc
+		chroot_cleanup
 	fi
 	warnings=$(grep -c 'warning:' "$log" || true)
 

@@ -25,7 +25,7 @@ say "Booting Debian's kernel under QEMU (software emulation: ~15 s to boot)"
 export RANDSTAT_LIVE=1 RANDSTAT_DISK_IOPS=0 RANDSTAT_SECS=4
 export RANDSTAT_INTERACTIVE=${INTERACTIVE:-0}
 mkdir -p tests/out
-if SUITES=demo bash tests/vm/run.sh >tests/out/demo.ktap; then
+if VM_SUITES=demo bash tests/vm/run.sh >tests/out/demo.ktap; then
 	say "Done: the tick missed a job that randstat measured (details: Documentation/randstat.rst)"
 else
 	status=$?

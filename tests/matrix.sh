@@ -94,10 +94,12 @@ kbuild_cc() {
 	grep -ho 'gcc-[0-9][0-9]*' "$1/.kernelvariables" 2>/dev/null | head -n 1
 }
 
-# newest_headers ROOT: newest usr/src/linux-headers-*-amd64 under ROOT.
+# newest_headers ROOT: newest usr/src/linux-headers-*-amd64 under ROOT,
+# not a PREEMPT_RT or cloud flavour (tests/vm/run.sh installs the rt one).
 newest_headers() {
 	local d
-	d=$(printf '%s\n' "$1"/usr/src/linux-headers-*-amd64 | sort -V | tail -n 1)
+	d=$(printf '%s\n' "$1"/usr/src/linux-headers-*-amd64 |
+		grep -Ev -- '-(rt|cloud)-amd64$' | sort -V | tail -n 1)
 	[ -n "$d" ] && [ -f "$d/Makefile" ] && echo "${d#"$1"}"
 }
 

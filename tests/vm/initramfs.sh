@@ -7,7 +7,9 @@
 # kernel: busybox-static and the kernel's virtio modules (with their
 # dependencies from modules.dep, decompressed).  Segment 2, rebuilt every
 # time (it is small): module/randstat.ko, the tests/progs binaries, the
-# guest scripts (tests/vm/guest/) and userspace/randstat.static if built.
+# guest scripts (tests/vm/guest/), userspace/randstat.static if built, and
+# the benchmark's bench/guest/*.sh and bench/progs/{iso,evader,loop} if
+# present.
 # The kernel unpacks concatenated cpio archives one after the other.
 #
 # Env: MODDIR (the guest kernel's modules; run.sh sets it), RANDSTAT_KO (default
@@ -105,10 +107,13 @@ if [ "$ko" != none ]; then
 	[ -f "$ko" ] || die "$ko missing: make -C $repo module"
 	cp "$ko" "$root/randstat.ko"
 fi
-# The benchmark's workloads (bench/progs), when built: make demo and
-# make bench run them.
-for p in "$repo"/bench/progs/iso "$repo"/bench/progs/evader; do
-	[ -x "$p" ] && cp "$p" "$root/progs/"
+# The benchmark's guest scripts and workloads (bench/), when present:
+# make bench and make demo run them.
+for f in "$repo"/bench/guest/*.sh; do
+	if [ -f "$f" ]; then cp "$f" "$root/tests/"; fi
+done
+for p in iso evader loop; do
+	if [ -x "$repo/bench/progs/$p" ]; then cp "$repo/bench/progs/$p" "$root/progs/"; fi
 done
 # The guest has no libc: the reader goes in linked statically.
 if [ -x "$repo/userspace/randstat.static" ]; then

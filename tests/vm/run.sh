@@ -4,40 +4,44 @@
 #
 #   bash tests/vm/run.sh            build, then boot the suites below
 #   bash tests/vm/run.sh --smoke    the harness alone (no module)
-#   SUITES="main" bash tests/vm/run.sh
+#   VM_SUITES="main" bash tests/vm/run.sh
+#   KERNELS="6.1 rt 6.12 7.2" bash tests/vm/run.sh   each kernel in turn
 #
 # Boots (each ~10 s plus its workloads, TCG):
 #   main      the ordinary guest, with a throttled virtio disk
 #   nohzfull  booted with nohz_full=1: cpu1's /proc/stat is exact (vtime)
+#   reader    the reader (userspace/randstat) in each of its modes; also
+#             prints the fixtures tests/vm/capture-fixtures.sh extracts
 #
 # Env: KERNEL=/path/vmlinuz-VER and MODDIR=/lib/modules/VER (either one
 # gives the other; default the newest installed Debian amd64 kernel), KDIR (headers to build the
 # module against; default the ones matching MODDIR), RANDSTAT_SECS
 # (seconds per workload, default 3), RANDSTAT_VM_TIMEOUT (per boot, s),
 # RANDSTAT_CACHE, RANDSTAT_OUT (logs; default tests/out/vm).
+#
+# KERNELS: short names of guest kernels, each booted with every suite; the
+# test names are then prefixed with the kernel ("rt: main: ...") and the
+# logs are $RANDSTAT_OUT/KERNEL-SUITE.log.  Unset: the one kernel above,
+# no prefix.
+#   X.Y   the kernel above (KERNEL/MODDIR/KDIR) if its version is X.Y.*,
+#         the module built in the tree; else Debian's X.Y kernel from
+#         `bash tests/matrix.sh --images` (root: run here, once), booted
+#         from its unpacked image with the randstat.ko built in that
+#         release's chroot (RANDSTAT_CACHE/matrix/X.Y.*/)
+#   rt    Debian's PREEMPT_RT kernel (linux-image-rt-amd64 and
+#         linux-headers-rt-amd64, installed with apt-get if missing:
+#         root); the module built against its headers out of the tree,
+#         in RANDSTAT_OUT/build-VER
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 export RANDSTAT_OUT=${RANDSTAT_OUT:-$repo/tests/out/vm}
 out=$RANDSTAT_OUT
+cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
 
 smoke=0
 [ "${1:-}" = --smoke ] && smoke=1
-
-# Guest kernel and its modules: either variable gives the other.
-if [ -n "${KERNEL:-}" ] && [ -z "${MODDIR:-}" ]; then
-	MODDIR=/lib/modules/${KERNEL##*/vmlinuz-}
-elif [ -z "${KERNEL:-}" ]; then
-	# The newest installed Debian kernel (linux-image-amd64 on a fresh
-	# machine), not a version written here: the archive moves on.
-	newest=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sed 's|.*/vmlinuz-||' |
-		grep -Ev -- '-(rt|cloud)-amd64$' | sort -V | tail -n 1)
-	MODDIR=${MODDIR:-/lib/modules/${newest:-none}}
-	KERNEL=/boot/vmlinuz-${MODDIR##*/}
-fi
-export KERNEL MODDIR
-kver=${MODDIR##*/}
 
 die() { echo "vm: $*" >&2; exit 1; }
 pkg_hint() { # FILE-OR-COMMAND PACKAGE
@@ -49,81 +53,254 @@ pkg_hint cpio cpio
 pkg_hint gcc gcc
 pkg_hint make make
 pkg_hint "$(gcc -print-file-name=libc.a)" libc6-dev
-[ -r "$KERNEL" ] || die "$KERNEL missing: apt-get install linux-image-amd64 (or set KERNEL)"
-[ -d "$MODDIR" ] || die "$MODDIR missing: apt-get install linux-image-amd64 (or set MODDIR)"
+
+# Guest kernel and its modules: either variable gives the other.
+if [ -n "${KERNEL:-}" ] && [ -z "${MODDIR:-}" ]; then
+	MODDIR=/lib/modules/${KERNEL##*/vmlinuz-}
+elif [ -z "${KERNEL:-}" ]; then
+	# The newest installed Debian kernel (linux-image-amd64 on a fresh
+	# machine), not a version written here: the archive moves on.
+	# shellcheck disable=SC2012 # Debian's kernel file names are plain
+	newest=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sed 's|.*/vmlinuz-||' |
+		grep -Ev -- '-(rt|cloud)-amd64$' | sort -V | tail -n 1)
+	MODDIR=${MODDIR:-/lib/modules/${newest:-none}}
+	KERNEL=/boot/vmlinuz-${MODDIR##*/}
+fi
+default_kernel=$KERNEL
+default_moddir=$MODDIR
 
 mkdir -p "$out"
 make -s -C "$repo/tests/progs" >&2 || die "building tests/progs failed"
 make -s -C "$repo/userspace" randstat.static >&2 || die "building the reader failed"
 if [ "$smoke" -eq 1 ]; then
-	export RANDSTAT_KO=none
-	suites=${SUITES:-smoke}
+	suites=${VM_SUITES:-smoke}
 else
+	suites=${VM_SUITES:-main nohzfull reader}
+fi
+
+# check_vermagic KO KVER: is KO built for KVER?
+check_vermagic() {
+	local vm
+	vm=$(modinfo -F vermagic "$1" 2>/dev/null || strings "$1" | grep -m1 '^vermagic=')
+	vm=${vm#vermagic=}
+	case $vm in
+	"$2 "*) ;;
+	*) echo "$1 is built for '${vm%% *}', not $2"; return 1 ;;
+	esac
+}
+
+# The kernel_* functions set KERNEL, MODDIR and ko for one guest kernel
+# (kver is MODDIR's last part), or print why not and return 1.
+
+# kernel_default: KERNEL/MODDIR/KDIR from the environment, as above.
+kernel_default() {
+	local kdir d
+	KERNEL=$default_kernel
+	MODDIR=$default_moddir
+	kver=${MODDIR##*/}
+	[ -r "$KERNEL" ] || { echo "$KERNEL missing: apt-get install linux-image-amd64 (or set KERNEL)"; return 1; }
+	[ -d "$MODDIR" ] || { echo "$MODDIR missing: apt-get install linux-image-amd64 (or set MODDIR)"; return 1; }
+	ko=none
+	[ "$smoke" -eq 1 ] && return 0
 	kdir=${KDIR:-}
 	if [ -z "$kdir" ]; then
 		for d in "$MODDIR/build" "/usr/src/linux-headers-$kver"; do
 			[ -f "$d/Makefile" ] && { kdir=$d; break; }
 		done
 	fi
-	[ -n "$kdir" ] || die "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"
-	make -s -C "$repo" module KDIR="$kdir" >&2 || die "building the module failed"
+	[ -n "$kdir" ] || { echo "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"; return 1; }
+	make -s -C "$repo" module KDIR="$kdir" >&2 || { echo "building the module failed"; return 1; }
 	ko=$repo/module/randstat.ko
-	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || strings "$ko" | grep -m1 '^vermagic=')
-	case $vm in
-	*"$kver "*) ;;
-	*) die "$ko is built for '${vm%% *}', not $kver" ;;
-	esac
-	suites=${SUITES:-main nohzfull}
-fi
+	check_vermagic "$ko" "$kver"
+}
 
-initrd=$out/initramfs-$kver.cpio.gz
-bash "$here/initramfs.sh" "$initrd" >&2
+# newest_rt: the newest installed Debian PREEMPT_RT kernel's version.
+newest_rt() {
+	# shellcheck disable=SC2012 # Debian's kernel file names are plain
+	ls /boot/vmlinuz-*-rt-amd64 2>/dev/null | sed 's|.*/vmlinuz-||' |
+		sort -V | tail -n 1
+}
+
+# kernel_rt: Debian's PREEMPT_RT kernel; the module built out of the
+# tree (a copy of its sources), not to disturb module/ in the work tree.
+kernel_rt() {
+	local kdir src
+	kver=$(newest_rt)
+	if [ -z "$kver" ] || [ ! -f "/usr/src/linux-headers-$kver/Makefile" ]; then
+		[ "$(id -u)" -eq 0 ] ||
+			{ echo "no rt kernel: apt-get install linux-image-rt-amd64 linux-headers-rt-amd64 (as root)"; return 1; }
+		echo "# vm: installing linux-image-rt-amd64 linux-headers-rt-amd64" >&2
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+			linux-image-rt-amd64 linux-headers-rt-amd64 >"$out/apt-rt.log" 2>&1 ||
+			{ echo "apt-get install linux-image-rt-amd64 linux-headers-rt-amd64 failed (see $out/apt-rt.log)"; return 1; }
+		kver=$(newest_rt)
+		if [ -n "$kver" ] && [ ! -f "/usr/src/linux-headers-$kver/Makefile" ]; then
+			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
+				"linux-headers-$kver" >>"$out/apt-rt.log" 2>&1 ||
+				{ echo "apt-get install linux-headers-$kver failed (see $out/apt-rt.log)"; return 1; }
+		fi
+	fi
+	[ -n "$kver" ] || { echo "no /boot/vmlinuz-*-rt-amd64 after installing"; return 1; }
+	KERNEL=/boot/vmlinuz-$kver
+	MODDIR=/lib/modules/$kver
+	ko=none
+	[ "$smoke" -eq 1 ] && return 0
+	kdir=/usr/src/linux-headers-$kver
+	src=$out/build-$kver
+	rm -rf "$src"
+	mkdir -p "$src"
+	tar -C "$repo" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
+		--exclude='*.mod.c' --exclude='*.cmd' --exclude='*.order' \
+		--exclude=Module.symvers --exclude='*.a' Kbuild module include |
+		tar -C "$src" -xf -
+	make -s -C "$kdir" M="$src" modules >"$src/build.log" 2>&1 ||
+		{ echo "building the module against $kdir failed (see $src/build.log)"; return 1; }
+	ko=$src/module/randstat.ko
+	check_vermagic "$ko" "$kver"
+}
+
+# kernel_matrix X.Y: Debian's X.Y kernel from tests/matrix.sh --images.
+matrix_ran=0
+kernel_matrix() {
+	local want=$1 d dir="" base
+	if [ "$matrix_ran" -eq 0 ]; then
+		matrix_ran=1
+		[ "$(id -u)" -eq 0 ] || { echo "tests/matrix.sh --images needs root"; return 1; }
+		echo "# vm: bash tests/matrix.sh --images (log $out/matrix.log)" >&2
+		bash "$repo/tests/matrix.sh" --images >"$out/matrix.log" 2>&1 ||
+			echo "# vm: tests/matrix.sh failed for some release; see $out/matrix.log" >&2
+		sed -n 's/^matrix: /# vm: matrix: /p' "$out/matrix.log" >&2
+	fi
+	for d in "$cache/matrix/$want".*-amd64; do
+		case $d in *-rt-amd64) continue ;; esac
+		[ -e "$d/vmlinuz" ] && [ -e "$d/modules" ] && dir=$d
+	done
+	[ -n "$dir" ] || { echo "no image for $want in $cache/matrix (see $out/matrix.log)"; return 1; }
+	KERNEL=$(readlink -f "$dir/vmlinuz")
+	MODDIR=$(readlink -f "$dir/modules")
+	kver=${MODDIR##*/}
+	ko=none
+	# dpkg-deb -x does not run depmod: initramfs.sh needs modules.dep.
+	if [ ! -s "$MODDIR/modules.dep" ]; then
+		base=$(mktemp -d)
+		mkdir -p "$base/lib/modules"
+		ln -s "$MODDIR" "$base/lib/modules/$kver"
+		depmod -b "$base" "$kver" || { rm -rf "$base"; echo "depmod for $kver failed"; return 1; }
+		rm -rf "$base"
+	fi
+	[ "$smoke" -eq 1 ] && return 0
+	ko=$dir/randstat.ko
+	[ -f "$ko" ] || { echo "no $ko: the build failed (see $dir/build.log)"; return 1; }
+	check_vermagic "$ko" "$kver"
+}
 
 # Each boot's KTAP is renumbered into one document, names prefixed by
-# the suite; a guest that did not finish adds a failing test.
+# the kernel (with KERNELS) and the suite; a guest that did not finish
+# adds a failing test, and so does a kernel that cannot be booted.
 body=$out/ktap.body
 : >"$body"
 n=0
 failed=0
-for s in $suites; do
-	extra=
-	case $s in
-	nohzfull) extra="nohz_full=1" ;;
-	esac
-	echo "# vm: booting $s ${extra:+($extra) }$(date +%T)" >&2
-	start=$SECONDS
-	finished=1
-	bash "$here/boot.sh" "$s" "$s" "$initrd" "$extra" || finished=0
-	echo "# vm: $s done in $((SECONDS - start)) s" >&2
-	while IFS= read -r line; do
-		case $line in
-		"ok "*|"not ok "*)
-			n=$((n + 1))
-			rest=${line#ok }
-			rest=${rest#not ok }
-			rest=${rest#* }
-			case $line in "not ok "*)
-				failed=$((failed + 1))
-				echo "not ok $n $s: $rest" ;;
-			*)	echo "ok $n $s: $rest" ;;
-			esac ;;
-		"#"*)	echo "$line" ;;
-		"KTAP version"*|[0-9]*..[0-9]*) ;;
-		*)	echo "# $line" ;;
-		esac
-	done <"$out/$s.ktap" >>"$body"
+
+# fail NAME [DIAG...]: a failing test of this script's own.
+fail() {
+	local name=$1 l
+	shift
 	n=$((n + 1))
-	if [ "$finished" -eq 1 ]; then
-		echo "ok $n $s: guest ran to the end ($((SECONDS - start)) s)" >>"$body"
-	else
-		failed=$((failed + 1))
-		{
-			echo "# the guest stopped early; the end of its console ($out/$s.log):"
-			tr -d '\r' <"$out/$s.log" | tail -n 25 | sed 's/^/#   /'
-			echo "not ok $n $s: guest ran to the end"
-		} >>"$body"
+	failed=$((failed + 1))
+	{
+		for l in "$@"; do echo "# $l"; done
+		echo "not ok $n $name"
+	} >>"$body"
+}
+
+# run_suites PREFIX: boot each suite on KERNEL with MODDIR and ko.
+run_suites() {
+	local pre=$1 s name extra start finished line rest infx
+	export KERNEL MODDIR RANDSTAT_KO=$ko
+	initrd=$out/initramfs-$kver.cpio.gz
+	if ! bash "$here/initramfs.sh" "$initrd" >&2; then
+		fail "${pre:+$pre: }initramfs for $kver"
+		return 0
 	fi
-done
+	for s in $suites; do
+		name=${pre:+$pre-}$s
+		# A suite the guest lacks would "run to the end" with no test.
+		if [ ! -f "$here/guest/$s.sh" ]; then
+			fail "${pre:+$pre: }$s: a suite (no tests/vm/guest/$s.sh)"
+			continue
+		fi
+		extra=
+		case $s in
+		nohzfull) extra="nohz_full=1" ;;
+		esac
+		echo "# vm: booting ${pre:+$pre ($kver) }$s ${extra:+($extra) }$(date +%T)" >&2
+		start=$SECONDS
+		finished=1
+		bash "$here/boot.sh" "$name" "$s" "$initrd" "$extra" || finished=0
+		echo "# vm: ${pre:+$pre }$s done in $((SECONDS - start)) s" >&2
+		infx=0
+		while IFS= read -r line; do
+			# The reader suite's fixtures (capture-fixtures.sh): not KTAP.
+			case $line in
+			RANDSTAT-FIXTURE-BEGIN*) infx=1; continue ;;
+			RANDSTAT-FIXTURE-END*) infx=0; continue ;;
+			esac
+			[ "$infx" -eq 1 ] && continue
+			case $line in
+			"ok "*|"not ok "*)
+				n=$((n + 1))
+				rest=${line#ok }
+				rest=${rest#not ok }
+				rest=${rest#* }
+				case $line in "not ok "*)
+					failed=$((failed + 1))
+					echo "not ok $n ${pre:+$pre: }$s: $rest" ;;
+				*)	echo "ok $n ${pre:+$pre: }$s: $rest" ;;
+				esac ;;
+			"#"*)	echo "$line" ;;
+			"KTAP version"*|[0-9]*..[0-9]*) ;;
+			*)	echo "# $line" ;;
+			esac
+		done <"$out/$name.ktap" >>"$body"
+		n=$((n + 1))
+		if [ "$finished" -eq 1 ]; then
+			echo "ok $n ${pre:+$pre: }$s: guest ran to the end ($((SECONDS - start)) s)" >>"$body"
+		else
+			failed=$((failed + 1))
+			{
+				echo "# the guest stopped early; the end of its console ($out/$name.log):"
+				tr -d '\r' <"$out/$name.log" | tail -n 25 | sed 's/^/#   /'
+				echo "not ok $n ${pre:+$pre: }$s: guest ran to the end"
+			} >>"$body"
+		fi
+	done
+}
+
+if [ -z "${KERNELS:-}" ]; then
+	# Not in a subshell: it sets KERNEL, MODDIR, kver and ko.
+	kernel_default >"$out/kernel.why" || die "$(cat "$out/kernel.why")"
+	run_suites ""
+else
+	default_kver=${default_moddir##*/}
+	for k in $KERNELS; do
+		case $k in
+		rt)	fn=kernel_rt ;;
+		[0-9]*.[0-9]*)
+			case $default_kver in
+			"$k".*)	fn=kernel_default ;;
+			*)	fn=kernel_matrix ;;
+			esac ;;
+		*)	die "KERNELS: unknown kernel '$k' (rt or a version X.Y)" ;;
+		esac
+		if ! "$fn" "$k" >"$out/kernel-$k.why"; then
+			fail "$k: kernel and module ready" "$(cat "$out/kernel-$k.why")"
+			continue
+		fi
+		echo "# vm: kernel $k: $KERNEL, module $ko" >&2
+		run_suites "$k"
+	done
+fi
 
 echo "KTAP version 1"
 echo "1..$n"

@@ -918,6 +918,368 @@ static void t_manpage(void)
 		printf("# groff said: %s", out);
 }
 
+/* --- captures from the VM ------------------------------------------------ */
+
+/*
+ * vm-*: real pairs of /proc/stat and /proc/randstat from a test guest (2
+ * vCPUs, TCG, Debian's kernel), printed by the VM tests' reader suite and
+ * extracted by tests/vm/capture-fixtures.sh:
+ *   vm-normal   a second after insmod
+ *   vm-later    after a spin of a few seconds pinned to cpu1
+ *   vm-reset    right after "echo reset > /proc/randstat"
+ *   vm-offline  a second after cpu1 went offline
+ * The expected values are worked out here from the files' own numbers,
+ * read by vm_row() (sscanf, not rsparse.c), so that a new capture needs no
+ * edit; the comments give the figures of the capture in the tree
+ * (fixtures/README).
+ */
+
+/* The ten numbers after "PREFIX " at the start of a line of fixture NAME. */
+static bool vm_row(const char *name, const char *prefix,
+		   unsigned long long v[RS_NCOLS])
+{
+	char *text = slurp(name), *line = text, *p, *end;
+	size_t len = strlen(prefix);
+	bool found = false;
+	int i;
+
+	for (; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (strncmp(line, prefix, len) || line[len] != ' ')
+			continue;
+		p = line + len;
+		for (i = 0; i < RS_NCOLS; i++, p = end) {
+			v[i] = strtoull(p, &end, 10);
+			if (end == p)
+				break;
+		}
+		found = i == RS_NCOLS;
+		break;
+	}
+	free(text);
+	if (!found)
+		printf("# %s: no line \"%s\" with ten numbers\n", name, prefix);
+	return found;
+}
+
+/* b - a for PREFIX between fixtures A and B. */
+static bool vm_delta(const char *a, const char *b, const char *prefix,
+		     unsigned long long d[RS_NCOLS])
+{
+	unsigned long long va[RS_NCOLS], vb[RS_NCOLS];
+	int i;
+
+	if (!vm_row(a, prefix, va) || !vm_row(b, prefix, vb))
+		return false;
+	for (i = 0; i < RS_NCOLS; i++)
+		d[i] = vb[i] - va[i];
+	return true;
+}
+
+/* mpstat's columns from the ten of /proc/stat, in the reader's order. */
+static const struct {
+	const char *key;
+	int col, minus;		/* col less column minus (-1: none) */
+} vm_class[RS_NDISP] = {
+	{ "usr", RS_USER, RS_GUEST },	{ "nice", RS_NICE, RS_GUEST_NICE },
+	{ "sys", RS_SYSTEM, -1 },	{ "iowait", RS_IOWAIT, -1 },
+	{ "irq", RS_IRQ, -1 },		{ "soft", RS_SOFTIRQ, -1 },
+	{ "steal", RS_STEAL, -1 },	{ "guest", RS_GUEST, -1 },
+	{ "gnice", RS_GUEST_NICE, -1 },	{ "idle", RS_IDLE, -1 },
+};
+
+static unsigned long long vm_class_of(const unsigned long long v[RS_NCOLS],
+				      int i)
+{
+	return v[vm_class[i].col] -
+	       (vm_class[i].minus < 0 ? 0 : v[vm_class[i].minus]);
+}
+
+/* The sum of the first eight columns (guest is inside user). */
+static unsigned long long vm_total(const unsigned long long v[RS_NCOLS])
+{
+	unsigned long long t = 0;
+	int i;
+
+	for (i = 0; i < RS_STEAL + 1; i++)
+		t += v[i];
+	return t;
+}
+
+/* The number after "KEY": in S (JSON), or NAN (absent or null). */
+static double json_num(const char *s, const char *key)
+{
+	char pat[64], *end;
+	const char *p;
+	double v;
+
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	p = s ? strstr(s, pat) : NULL;
+	if (!p)
+		return NAN;
+	p += strlen(pat);
+	v = strtod(p, &end);
+	return end == p ? NAN : v;
+}
+
+/* The text table's row SOURCE ("randstat" or "+-95%") of CPU: ten values,
+ * NAN for "-". */
+static bool table_row(const char *out, const char *cpu, const char *source,
+		      double v[RS_NDISP])
+{
+	char head[64], *end;
+	const char *p;
+	int i;
+
+	snprintf(head, sizeof(head), "\n%-4s %-10s", cpu, "randstat");
+	p = strstr(out, head);
+	if (!p)
+		return false;
+	if (strcmp(source, "randstat")) {
+		p = strstr(p + 1, "\n     +-95%");
+		if (!p)
+			return false;
+	}
+	p += strlen(head);
+	for (i = 0; i < RS_NDISP; i++) {
+		p += strspn(p, " ");
+		if (p[0] == '-' && (p[1] == ' ' || p[1] == '\n')) {
+			v[i] = NAN;	/* none: steal's half-width */
+			p++;
+			continue;
+		}
+		v[i] = strtod(p, &end);
+		if (end == p)
+			return false;
+		p = end + (*end == '*');
+	}
+	return true;
+}
+
+static void t_vm_since_start(void)
+{
+	struct result r = run(PAIR("vm-normal"));
+	unsigned long long ns[RS_NCOLS], smp[RS_NCOLS];
+	const char *cpu1;
+	double v[RS_NDISP];
+	int i;
+
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT_HAS(r.out, "CPU  source       %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle      seconds    samples\n");
+	EXPECT_HAS(r.out, "\nall  randstat ");
+	EXPECT_HAS(r.out, "\n0    randstat ");
+	EXPECT_HAS(r.out, "\n1    randstat ");
+	EXPECT_HASNT(r.out, "note:");
+	EXPECT(!absurd(r.out));
+	/* A second after insmod, cpu1 idle: the table's cpu1 row is the
+	 * file's ns row over its total (here idle 1044160953 and softirq
+	 * 8090186 ns of 1052251139: 99.23% and 0.77%), to 2 decimals. */
+	EXPECT(table_row(r.out, "1", "randstat", v));
+	if (vm_row("vm-normal.randstat", "ns cpu1", ns))
+		for (i = 0; i < RS_NDISP; i++)
+			EXPECT_NEAR(v[i], 100.0 * vm_class_of(ns, i) / vm_total(ns),
+				    0.005 + 1e-9);
+	result_free(&r);
+
+	r = run("--json", PAIR("vm-normal"));
+	cpu1 = strstr(r.out, "{\"cpu\":\"1\",");
+	EXPECT(r.status == 0 && json_shaped(r.out) && cpu1);
+	/* seconds and samples: the first eight columns of ns and samples
+	 * cpu1 (here 1.052251139 s, 260 samples) */
+	if (cpu1 && vm_row("vm-normal.randstat", "ns cpu1", ns) &&
+	    vm_row("vm-normal.randstat", "samples cpu1", smp)) {
+		EXPECT_NEAR(json_num(cpu1, "seconds"), vm_total(ns) / 1e9, 5e-7);
+		EXPECT_NEAR(json_num(cpu1, "samples"), vm_total(smp), 0);
+	}
+	result_free(&r);
+}
+
+static void t_vm_spin(void)
+{
+	struct result r = run("--json", PAIR("vm-normal"), PAIR("vm-later"));
+	unsigned long long ns[RS_NCOLS], smp[RS_NCOLS], tk[RS_NCOLS];
+	const char *cpu1, *pct, *ci, *st;
+	double v[RS_NDISP], p, n;
+	int i;
+
+	EXPECT(r.status == 0 && !*r.err && count_lines(r.out) == 1);
+	EXPECT(json_shaped(r.out));
+	EXPECT_HAS(r.out, "\"mode\":\"interval\"");
+	EXPECT_HAS(r.out, "\"reset\":false");
+	EXPECT_HAS(r.out, "\"notes\":[]");
+	cpu1 = strstr(r.out, "{\"cpu\":\"1\",");
+	pct = cpu1 ? strstr(cpu1, "\"pct\":{") : NULL;
+	ci = cpu1 ? strstr(cpu1, "\"ci95\":{") : NULL;
+	st = cpu1 ? strstr(cpu1, "\"stat\":{") : NULL;
+	EXPECT(pct && ci && st);
+	if (!pct || !ci || !st ||
+	    !vm_delta("vm-normal.randstat", "vm-later.randstat", "ns cpu1", ns) ||
+	    !vm_delta("vm-normal.randstat", "vm-later.randstat", "samples cpu1", smp) ||
+	    !vm_delta("vm-normal.stat", "vm-later.stat", "cpu1", tk)) {
+		EXPECT(!"the pairs have cpu1's lines");
+		result_free(&r);
+		return;
+	}
+	/*
+	 * cpu1 over the spin, by hand from the two captures (vm-later less
+	 * vm-normal, "ns cpu1" and "samples cpu1"):
+	 *   ns: user 4007152152 - 0, system 20295862 - 0,
+	 *       idle 1109913983 - 1044160953 = 65753030,
+	 *       softirq 11521600 - 8090186 = 3431414, the rest 0;
+	 *       total 4096632458 ns
+	 *   %usr = 100 * (user - guest) / total = 100 * 4007152152 /
+	 *          4096632458 = 97.8158 (sys 0.4954, idle 1.6051, soft 0.0838)
+	 *   samples: user 1007, system 5, idle 274 - 258 = 16,
+	 *       softirq 3 - 2 = 1; n = 1029
+	 *   half-width (usr) = 100 * 1.96 * sqrt(p (1 - p) / n), p = 1007 /
+	 *          1029 = 0.97862: 100 * 1.96 * sqrt(0.97862 * 0.02138 /
+	 *          1029) = 0.8838 points (sys 0.4249, idle 0.7560, soft 0.1904)
+	 *   /proc/stat cpu1: user 403 - 1 = 402 of 408 ticks = 98.5294%
+	 * The reader prints the shares and half-widths to 4 decimals in JSON.
+	 */
+	n = (double)vm_total(smp);
+	for (i = 0; i < RS_NDISP; i++) {
+		EXPECT_NEAR(json_num(pct, vm_class[i].key),
+			    100.0 * vm_class_of(ns, i) / vm_total(ns),
+			    0.00005 + 1e-9);
+		EXPECT_NEAR(json_num(st, vm_class[i].key),
+			    100.0 * vm_class_of(tk, i) / vm_total(tk),
+			    0.00005 + 1e-9);
+		if (i == 6) {	/* steal: from the steal clock, no interval */
+			EXPECT(isnan(json_num(ci, "steal")));
+			continue;
+		}
+		p = vm_class_of(smp, i) / n;
+		EXPECT_NEAR(json_num(ci, vm_class[i].key),
+			    100.0 * 1.96 * sqrt(p * (1 - p) / n), 0.00005 + 1e-9);
+	}
+	/* what the capture is: a spin on cpu1 (>= 90% usr), from the files */
+	EXPECT(100.0 * vm_class_of(ns, 0) / vm_total(ns) >= 90);
+	EXPECT_NEAR(json_num(cpu1, "samples"), n, 0);
+	result_free(&r);
+
+	/* The table: the same, to 2 decimals. */
+	r = run(PAIR("vm-normal"), PAIR("vm-later"));
+	EXPECT(r.status == 0 && !*r.err && !absurd(r.out));
+	EXPECT_HAS(r.out, "pair 1 to 2\n");
+	EXPECT(table_row(r.out, "1", "randstat", v));
+	for (i = 0; i < RS_NDISP; i++)
+		EXPECT_NEAR(v[i], 100.0 * vm_class_of(ns, i) / vm_total(ns),
+			    0.005 + 1e-9);
+	EXPECT(table_row(r.out, "1", "+-95%", v));
+	p = vm_class_of(smp, 0) / n;
+	EXPECT_NEAR(v[0], 100.0 * 1.96 * sqrt(p * (1 - p) / n), 0.005 + 1e-9);
+	result_free(&r);
+}
+
+static void t_vm_reset(void)
+{
+	struct result r = run(PAIR("vm-later"), PAIR("vm-reset"));
+	unsigned long long a[RS_NCOLS], b[RS_NCOLS];
+
+	/* The capture: randstat's counters went down (here cpu1 idle
+	 * 1109913983 ns before the reset, a few ms after). */
+	EXPECT(vm_row("vm-later.randstat", "ns cpu1", a) &&
+	       vm_row("vm-reset.randstat", "ns cpu1", b) &&
+	       vm_total(b) < vm_total(a));
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT_HAS(r.out, "pair 1 to 2\nnote: randstat's counters went down between the two reads: they were reset or the module was reloaded; no report for this interval\n");
+	EXPECT_HASNT(r.out, "all  randstat");
+	EXPECT(!absurd(r.out));
+	result_free(&r);
+	r = run("--json", PAIR("vm-later"), PAIR("vm-reset"));
+	EXPECT(r.status == 0 && json_shaped(r.out));
+	EXPECT_HAS(r.out, "\"reset\":true");
+	EXPECT_HAS(r.out, "\"cpus\":[]");
+	result_free(&r);
+	/* all four in turn: three reports, the second one the reset */
+	r = run(PAIR("vm-normal"), PAIR("vm-later"), PAIR("vm-reset"),
+		PAIR("vm-offline"));
+	EXPECT(r.status == 0 && !*r.err && !absurd(r.out));
+	EXPECT_HAS(r.out, "pair 2 to 3\nnote: randstat's counters went down");
+	EXPECT_HAS(r.out, "pair 3 to 4\nnote: cpu1 went offline between the two reads: not shown\n");
+	result_free(&r);
+}
+
+static void t_vm_offline(void)
+{
+	struct result r = run(PAIR("vm-reset"), PAIR("vm-offline"));
+	unsigned long long ns[RS_NCOLS];
+	char *rs = slurp("vm-offline.randstat"), *st = slurp("vm-offline.stat");
+	double all[RS_NDISP], c0[RS_NDISP];
+	char want[128];
+	int i;
+
+	/* The capture: no cpu1 line in either file, its sampler offline. */
+	EXPECT_HAS(rs, "\nsampler cpu1 online 0 ");
+	EXPECT_HASNT(rs, "\ncpu1 ");
+	EXPECT_HASNT(st, "\ncpu1 ");
+	free(rs);
+	free(st);
+	EXPECT(r.status == 0 && !*r.err && !absurd(r.out));
+	EXPECT_HAS(r.out, "note: cpu1 went offline between the two reads: not shown\n");
+	EXPECT_HASNT(r.out, "\n1    ");
+	/* all sums the CPUs online at both reads: cpu0 alone */
+	EXPECT(table_row(r.out, "all", "randstat", all) &&
+	       table_row(r.out, "0", "randstat", c0));
+	for (i = 0; i < RS_NDISP; i++)
+		EXPECT_NEAR(all[i], c0[i], 0);
+	result_free(&r);
+
+	r = run(PAIR("vm-offline"));
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT_HAS(r.out, "note: cpu1 is offline: no row of its own, its time so far stays in the all row\n");
+	EXPECT_HASNT(r.out, "\n1    ");
+	result_free(&r);
+
+	/* Prometheus: cpu1 still there, offline, its frozen ns exactly
+	 * (here idle 0.102906925 s). */
+	r = run("--prometheus", "--randstat", fx("vm-offline.randstat"));
+	EXPECT(r.status == 0 && prometheus_shaped(r.out));
+	EXPECT_HAS(r.out, "\nrandstat_sampler_online{cpu=\"1\"} 0\n");
+	EXPECT_HAS(r.out, "\nrandstat_sampler_online{cpu=\"0\"} 1\n");
+	if (vm_row("vm-offline.randstat", "ns cpu1", ns)) {
+		snprintf(want, sizeof(want),
+			 "\nrandstat_cpu_seconds_total{cpu=\"1\",mode=\"idle\"} %llu.%09llu\n",
+			 ns[RS_IDLE] / 1000000000, ns[RS_IDLE] % 1000000000);
+		EXPECT_HAS(r.out, want);
+	}
+	result_free(&r);
+}
+
+static void t_vm_prometheus(void)
+{
+	static const char *const mode[8] = { "user", "nice", "system", "idle",
+		"iowait", "irq", "softirq", "steal" };
+	struct result r = run("--prometheus", "--randstat",
+			      fx("vm-later.randstat"));
+	unsigned long long ns[RS_NCOLS], smp[RS_NCOLS];
+	char want[160], prefix[16];
+	int c, i;
+
+	EXPECT(r.status == 0 && !*r.err && prometheus_shaped(r.out));
+	/* Every cpu-seconds value is its ns column / 1e9, digit for digit
+	 * (here cpu1 user 4.007152152), and the samples are the counts. */
+	for (c = 0; c < 2; c++) {
+		snprintf(prefix, sizeof(prefix), "ns cpu%d", c);
+		if (!vm_row("vm-later.randstat", prefix, ns))
+			continue;
+		snprintf(prefix, sizeof(prefix), "samples cpu%d", c);
+		if (!vm_row("vm-later.randstat", prefix, smp))
+			continue;
+		for (i = 0; i < 8; i++) {
+			snprintf(want, sizeof(want),
+				 "\nrandstat_cpu_seconds_total{cpu=\"%d\",mode=\"%s\"} %llu.%09llu\n",
+				 c, mode[i], ns[i] / 1000000000, ns[i] % 1000000000);
+			EXPECT_HAS(r.out, want);
+			snprintf(want, sizeof(want),
+				 "\nrandstat_samples_total{cpu=\"%d\",mode=\"%s\"} %llu\n",
+				 c, mode[i], smp[i]);
+			EXPECT_HAS(r.out, want);
+		}
+	}
+	result_free(&r);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4) {
@@ -974,6 +1336,14 @@ int main(int argc, char **argv)
 		skip("randstat.1 formats without warnings", "no groff");
 	else
 		test("randstat.1 formats without warnings", t_manpage);
+
+	test("VM capture: since start, the cpu1 row from its ns", t_vm_since_start);
+	test("VM capture: a spin on cpu1, shares and half-widths by hand",
+	     t_vm_spin);
+	test("VM capture: a reset is detected", t_vm_reset);
+	test("VM capture: cpu1 offline is reported", t_vm_offline);
+	test("VM capture: --prometheus is the ns and sample counts",
+	     t_vm_prometheus);
 
 	printf("1..%u\n", ntests);
 	if (nfailed)

@@ -1,0 +1,160 @@
+# bench: the benchmark's guest side (busybox sh), run by tests/vm's init
+# as /tests/bench.sh.  It only measures and prints raw numbers, one record
+# per line; bench/analyze.py does the statistics on the host.
+#
+#   B LABEL k v k v ...   one workload: wl_* (its own report line, see
+#                         bench/progs/common.h) and the cpu1 deltas of
+#                         tests/vm/guest/delta.awk (ns.cpu1.user, ...)
+#   F FUNC NS NS ...      ftrace durations of FUNC on cpu1, ns
+#   H LABEL k v ...       randstat's cost_hist delta on cpu1 (h0..h31) and
+#                         hist_bounds_ns (b0..b31)
+#   O CONFIG ROUND k v .. one throughput run (overhead)
+#   V SEED k v ...        one convergence checkpoint
+#
+# Env (kernel command line): bench_mode (short | full), randstat_secs.
+# A guest booted with nohz_full=1 is the "exact" one (cpu1 by vtime).
+. /tests/lib.sh
+MODE=${bench_mode:-short}
+NOHZ=0
+grep -q 'nohz_full=1' /proc/cmdline && NOHZ=1
+echo "I mode $MODE nohz $NOHZ secs $SECS"
+
+insmod /randstat.ko || { echo "E insmod failed"; exit 1; }
+sleep 0.5
+
+# rec LABEL PROG ARGS...: PROG pinned to cpu1 between two snapshots.
+rec() {
+	_l=$1
+	shift
+	snap a
+	taskset -c 1 "$@" >/tmp/wl.out 2>&1
+	snap b
+	delta a b
+	awk -v l="$_l" 'FNR == NR {
+		if (!seen && $2 == "cpu_ns") {
+			seen = 1
+			for (i = 2; i < NF; i += 2) wl = wl " wl_" $i " " $(i + 1)
+		}
+		next
+	}
+	$1 ~ /\.cpu1\./ || $1 ~ /^(wall|tmin|tmax|user_hz)$/ { d = d " " $1 " " $2 }
+	END { print "B " l wl d }' /tmp/wl.out /tmp/delta
+}
+
+# The workloads: LABEL PROG ARGS (SECS appended where it goes).
+S=$SECS
+rec spin /progs/spin "$S"
+rec iso8_2_ph1000 /progs/iso 8000 2000 "$S" 1000
+rec iso8_2_ph2900 /progs/iso 8000 2000 "$S" 2900
+rec iso22.5_3 /progs/iso 22500 3000 "$S"
+rec evader_m500 /progs/evader 4000 500 "$S"
+
+if [ "$MODE" = full ]; then
+	rec iso8_2_rand1 /progs/iso 8000 2000 "$S"
+	rec iso8_2_rand2 /progs/iso 8000 2000 "$S"
+	for m in 100 250 1000 2000; do
+		rec "evader_m$m" /progs/evader 4000 "$m" "$S"
+	done
+	if [ "$NOHZ" -eq 0 ]; then
+		# the period sweep (job 2 ms, first job 1 ms after a tick) and
+		# the job-length sweep (period 8 ms, 0.5 ms after a tick)
+		for p in 4000 6000 10000 12000 16000 20000 22500; do
+			rec "sweepP_${p}_2000" /progs/iso "$p" 2000 "$S" 1000
+		done
+		for j in 500 1000 3000 5000 7000; do
+			rec "sweepJ_8000_$j" /progs/iso 8000 "$j" "$S" 500
+		done
+	fi
+fi
+
+# --- cost: ftrace's per-call durations of the tick and of the sampler ----
+if [ "$NOHZ" -eq 0 ]; then
+	T=/sys/kernel/tracing
+	mount -t tracefs nodev "$T" 2>/dev/null
+	# set_ftrace_filter: only these two are hooked, so the tracing
+	# overhead is the same small one on both, and nothing else slows down
+	if echo tick_sched_timer randstat_timer_fn >"$T/set_ftrace_filter" 2>/dev/null &&
+	   echo tick_sched_timer randstat_timer_fn >"$T/set_graph_function" &&
+	   echo function_graph >"$T/current_tracer"; then
+		echo 0 >"$T/tracing_on"
+		echo 1 >"$T/max_graph_depth"
+		echo 2 >"$T/tracing_cpumask"
+		echo 4096 >"$T/buffer_size_kb"
+		echo >"$T/trace"
+		snap a
+		echo 1 >"$T/tracing_on"
+		taskset -c 1 /progs/loop "$S" >/tmp/wl.out
+		echo 0 >"$T/tracing_on"
+		snap b
+		# "1)   5.123 us    |  tick_sched_timer();": the number before us
+		for f in tick_sched_timer randstat_timer_fn; do
+			grep "$f" "$T/trace" | awk -v f="$f" '{
+				for (i = 2; i <= NF; i++) if ($i == "us" && $(i - 1) ~ /^[0-9.]+$/) {
+					v = v " " int($(i - 1) * 1000 + 0.5); n++
+					if (n % 200 == 0) { print "F " f v; v = "" }
+					break
+				}
+			} END { if (v != "") print "F " f v }'
+		done
+		echo nop >"$T/current_tracer"
+		echo >"$T/set_ftrace_filter"
+		echo >"$T/set_graph_function"
+		awk '$1 == "rs" && $2 == "hist_bounds_ns" { for (i = 3; i <= NF; i++) b = b " b" (i - 3) " " $i }
+			$1 == "rs" && $2 == "cost_hist" && $3 == "cpu1" {
+				for (i = 4; i <= NF; i++) { if (FILENAME ~ /\.a$/) a[i] = $i; else h = h " h" (i - 4) " " ($i - a[i]) }
+			}
+			$1 == "rs" && $2 == "sampler" && $3 == "cpu1" {
+				for (i = 4; i < NF; i += 2) if (FILENAME ~ /\.a$/) s[$i] = $(i + 1); else x = x " " $i " " ($(i + 1) - s[$i])
+			}
+			END { print "H ftrace_loop" x h b }' /tmp/snap.a /tmp/snap.b
+	else
+		echo "E function_graph tracer not available"
+	fi
+fi
+
+# --- overhead: a CPU-bound loop's throughput, without and with randstat ---
+if [ "$MODE" = full ] && [ "$NOHZ" -eq 0 ]; then
+	for r in 1 2 3 4 5; do
+		for c in none default x10; do
+			rmmod randstat 2>/dev/null
+			case $c in
+			default) insmod /randstat.ko ;;
+			x10) insmod /randstat.ko tmin_ns=200000 tmax_ns=600000 ;;
+			esac
+			sleep 0.2
+			snap a
+			taskset -c 1 /progs/loop 2 >/tmp/wl.out
+			snap b
+			delta a b
+			awk -v c="$c" -v r="$r" 'FNR == NR { if ($1 == "loop" && $2 == "iters") rate = $7; next }
+				$1 ~ /^sampler\.cpu1\./ { x = x " " substr($1, 14) " " $2 }
+				END { print "O " c " " r " rate " rate x }' /tmp/wl.out /tmp/delta
+		done
+	done
+	rmmod randstat 2>/dev/null
+	insmod /randstat.ko
+fi
+
+# --- convergence: one steady workload, several seeds (each insmod reseeds) -
+if [ "$MODE" = full ] && [ "$NOHZ" -eq 1 ]; then
+	CT=10
+	for seed in 1 2 3 4 5 6; do
+		rmmod randstat
+		insmod /randstat.ko
+		taskset -c 1 /progs/iso 8000 2000 $((CT + 1)) >/tmp/conv.out 2>&1 &
+		sleep 0.3
+		k=0
+		while [ $k -le $((CT * 2)) ]; do
+			taskset -c 0 /progs/snap | awk -v s="$seed" -v k="$k" '
+				$1 == "mono_ns" { t = $2 }
+				$1 == "rs" && $2 == "ns" && $3 == "cpu1" { nsu = $4; el = 0; for (i = 4; i <= 11; i++) el += $i }
+				$1 == "rs" && $2 == "samples" && $3 == "cpu1" { nu = $4; n = 0; for (i = 4; i <= 11; i++) n += $i }
+				$1 == "stat" && $2 == "cpu1" { su = $3 }
+				END { print "V " s " k " k " t " t " ns_user " nsu " elapsed " el " n_user " nu " n " n " stat_user " su }'
+			k=$((k + 1))
+			sleep 0.5
+		done
+		wait
+	done
+fi
+echo "I done"

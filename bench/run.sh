@@ -1,0 +1,81 @@
+#!/bin/bash
+# The benchmark (make bench): the paper's failures of tick accounting, on
+# Linux, against randstat; and randstat's cost.  Boots two QEMU guests of
+# the test suite (tests/vm/): an ordinary one and one with nohz_full=1,
+# whose cpu1 /proc/stat is exact.  Prints KTAP; exits non-zero if an
+# assertion failed or a guest did not finish.
+#
+#   bash bench/run.sh            full: sweeps, cost, overhead, convergence,
+#                                CSV + results.md + PNG plots in bench/results/
+#   bash bench/run.sh --short    the asserted workloads only, a few seconds
+#                                each (bench/results/short/)
+#
+# Env: KERNEL / MODDIR / KDIR as for tests/vm/run.sh; BENCH_OUT (results
+# directory); RANDSTAT_SECS (seconds per workload: 3 short, 5 full).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/.." && pwd)
+mode=full
+[ "${1:-}" = --short ] && mode=short
+if [ "$mode" = short ]; then
+	out=${BENCH_OUT:-$here/results/short}
+	secs=${RANDSTAT_SECS:-3}
+else
+	out=${BENCH_OUT:-$here/results}
+	secs=${RANDSTAT_SECS:-5}
+fi
+die() { echo "bench: $*" >&2; exit 1; }
+
+# The guest kernel, as tests/vm/run.sh chooses it.
+if [ -n "${KERNEL:-}" ] && [ -z "${MODDIR:-}" ]; then
+	MODDIR=/lib/modules/${KERNEL##*/vmlinuz-}
+elif [ -z "${KERNEL:-}" ]; then
+	newest=$(find /boot -maxdepth 1 -name 'vmlinuz-*-amd64' 2>/dev/null |
+		sed 's|.*/vmlinuz-||' | grep -Ev -- '-(rt|cloud)-amd64$' | sort -V | tail -n 1)
+	MODDIR=${MODDIR:-/lib/modules/${newest:-none}}
+	KERNEL=/boot/vmlinuz-${MODDIR##*/}
+fi
+export KERNEL MODDIR
+kver=${MODDIR##*/}
+[ -r "$KERNEL" ] || die "$KERNEL missing: apt-get install linux-image-amd64 (or set KERNEL)"
+command -v python3 >/dev/null || die "python3 missing: apt-get install python3"
+if ! command -v gnuplot >/dev/null && [ "$mode" = full ]; then
+	if [ "$(id -u)" -eq 0 ]; then
+		apt-get install -y -q gnuplot-nox >&2 || echo "bench: could not install gnuplot-nox: no plots" >&2
+	else
+		echo "bench: gnuplot missing (apt-get install gnuplot-nox): no plots" >&2
+	fi
+fi
+
+kdir=${KDIR:-}
+if [ -z "$kdir" ]; then
+	for d in "$MODDIR/build" "/usr/src/linux-headers-$kver"; do
+		[ -f "$d/Makefile" ] && { kdir=$d; break; }
+	done
+fi
+[ -n "$kdir" ] || die "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"
+make -s -C "$repo/tests/progs" >&2 || die "building tests/progs failed"
+make -s -C "$here/progs" >&2 || die "building bench/progs failed"
+make -s -C "$repo" module KDIR="$kdir" >&2 || die "building the module failed"
+
+mkdir -p "$out/vm"
+export RANDSTAT_OUT=$out/vm RANDSTAT_SECS=$secs RANDSTAT_DISK_IOPS=0
+initrd=$out/vm/initramfs-$kver.cpio.gz
+bash "$repo/tests/vm/initramfs.sh" "$initrd" >&2
+start=$SECONDS
+ok_n=1 ok_z=1
+echo "# bench: booting the normal guest ($mode, ${secs}s a workload) $(date +%T)" >&2
+bash "$repo/tests/vm/boot.sh" bench_normal bench "$initrd" "bench_mode=$mode" || ok_n=0
+echo "# bench: booting the nohz_full=1 guest $(date +%T)" >&2
+bash "$repo/tests/vm/boot.sh" bench_nohz bench "$initrd" "nohz_full=1 bench_mode=$mode" || ok_z=0
+echo "# bench: guests done in $((SECONDS - start)) s" >&2
+
+status=0
+python3 "$here/analyze.py" "$out" "$out/vm/bench_normal.ktap" "$out/vm/bench_nohz.ktap" \
+	"$ok_n" "$ok_z" "$mode" || status=$?
+if [ "$mode" = full ] && command -v gnuplot >/dev/null; then
+	(cd "$out" && gnuplot "$here/plots.gp") || echo "bench: gnuplot failed" >&2
+fi
+echo "# bench: results in $out ($((SECONDS - start)) s)" >&2
+exit "$status"

@@ -5,6 +5,8 @@
 #   reader   userspace unit tests over captured fixtures (TAP)
 #   kunit    KUnit on a UML kernel (tests/kunit.sh; KTAP)
 #   vm       the real module in a QEMU guest (tests/vm/run.sh; KTAP)
+#   bench    the benchmark's short version: randstat against exact
+#            references on the paper's workloads (bench/run.sh --short)
 #
 # SUITES="reader kunit" runs a subset.
 set -uo pipefail
@@ -44,12 +46,13 @@ run_suite() {
 	failed=$((failed + f))
 }
 
-suites=${SUITES:-reader kunit vm}
+suites=${SUITES:-reader kunit vm bench}
 for s in $suites; do
 	case $s in
 	reader)	run_suite reader 0 make -s -C userspace check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
+	bench)	run_suite bench 0 bash bench/run.sh --short ;;
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
 	esac
 done

@@ -28,15 +28,8 @@ fi
 die() { echo "bench: $*" >&2; exit 1; }
 
 # The guest kernel, as tests/vm/run.sh chooses it.
-if [ -n "${KERNEL:-}" ] && [ -z "${MODDIR:-}" ]; then
-	MODDIR=/lib/modules/${KERNEL##*/vmlinuz-}
-elif [ -z "${KERNEL:-}" ]; then
-	newest=$(find /boot -maxdepth 1 -name 'vmlinuz-*-amd64' 2>/dev/null |
-		sed 's|.*/vmlinuz-||' | grep -Ev -- '-(rt|cloud)-amd64$' | sort -V | tail -n 1)
-	MODDIR=${MODDIR:-/lib/modules/${newest:-none}}
-	KERNEL=/boot/vmlinuz-${MODDIR##*/}
-fi
-export KERNEL MODDIR
+# shellcheck source=tests/vm/kernel.sh
+. "$repo/tests/vm/kernel.sh"
 kver=${MODDIR##*/}
 [ -r "$KERNEL" ] || die "$KERNEL missing: apt-get install linux-image-amd64 (or set KERNEL)"
 command -v python3 >/dev/null || die "python3 missing: apt-get install python3"
@@ -48,13 +41,7 @@ if ! command -v gnuplot >/dev/null && [ "$mode" = full ]; then
 	fi
 fi
 
-kdir=${KDIR:-}
-if [ -z "$kdir" ]; then
-	for d in "$MODDIR/build" "/usr/src/linux-headers-$kver"; do
-		[ -f "$d/Makefile" ] && { kdir=$d; break; }
-	done
-fi
-[ -n "$kdir" ] || die "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"
+kdir=$(headers_for "$kver") || die "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"
 make -s -C "$repo/tests/progs" >&2 || die "building tests/progs failed"
 make -s -C "$here/progs" >&2 || die "building bench/progs failed"
 make -s -C "$repo" module KDIR="$kdir" >&2 || die "building the module failed"

@@ -54,18 +54,8 @@ pkg_hint gcc gcc
 pkg_hint make make
 pkg_hint "$(gcc -print-file-name=libc.a)" libc6-dev
 
-# Guest kernel and its modules: either variable gives the other.
-if [ -n "${KERNEL:-}" ] && [ -z "${MODDIR:-}" ]; then
-	MODDIR=/lib/modules/${KERNEL##*/vmlinuz-}
-elif [ -z "${KERNEL:-}" ]; then
-	# The newest installed Debian kernel (linux-image-amd64 on a fresh
-	# machine), not a version written here: the archive moves on.
-	# shellcheck disable=SC2012 # Debian's kernel file names are plain
-	newest=$(ls /boot/vmlinuz-*-amd64 2>/dev/null | sed 's|.*/vmlinuz-||' |
-		grep -Ev -- '-(rt|cloud)-amd64$' | sort -V | tail -n 1)
-	MODDIR=${MODDIR:-/lib/modules/${newest:-none}}
-	KERNEL=/boot/vmlinuz-${MODDIR##*/}
-fi
+# shellcheck source=tests/vm/kernel.sh
+. "$here/kernel.sh"
 default_kernel=$KERNEL
 default_moddir=$MODDIR
 
@@ -94,7 +84,7 @@ check_vermagic() {
 
 # kernel_default: KERNEL/MODDIR/KDIR from the environment, as above.
 kernel_default() {
-	local kdir d
+	local kdir
 	KERNEL=$default_kernel
 	MODDIR=$default_moddir
 	kver=${MODDIR##*/}
@@ -102,13 +92,7 @@ kernel_default() {
 	[ -d "$MODDIR" ] || { echo "$MODDIR missing: apt-get install linux-image-amd64 (or set MODDIR)"; return 1; }
 	ko=none
 	[ "$smoke" -eq 1 ] && return 0
-	kdir=${KDIR:-}
-	if [ -z "$kdir" ]; then
-		for d in "$MODDIR/build" "/usr/src/linux-headers-$kver"; do
-			[ -f "$d/Makefile" ] && { kdir=$d; break; }
-		done
-	fi
-	[ -n "$kdir" ] || { echo "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"; return 1; }
+	kdir=$(headers_for "$kver") || { echo "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"; return 1; }
 	make -s -C "$repo" module KDIR="$kdir" >&2 || { echo "building the module failed"; return 1; }
 	ko=$repo/module/randstat.ko
 	check_vermagic "$ko" "$kver"

@@ -22,6 +22,18 @@ import sys
 CLASSES = "user nice system idle iowait irq softirq steal".split()
 
 
+def keyed(w):
+    """A record "T LABEL k v k v ...": its label and numeric values."""
+    d = {"label": w[1]}
+    kv = w[2:]
+    for i in range(0, len(kv) - 1, 2):
+        try:
+            d[kv[i]] = float(kv[i + 1])
+        except ValueError:
+            pass
+    return d
+
+
 def parse(path):
     recs = {"B": [], "F": {}, "H": [], "O": [], "V": [], "I": [], "E": []}
     if not os.path.exists(path):
@@ -32,25 +44,11 @@ def parse(path):
             continue
         t = w[0]
         if t == "B" and len(w) >= 2:
-            d = {"label": w[1]}
-            kv = w[2:]
-            for i in range(0, len(kv) - 1, 2):
-                try:
-                    d[kv[i]] = float(kv[i + 1])
-                except ValueError:
-                    pass
-            recs["B"].append(d)
+            recs["B"].append(keyed(w))
         elif t == "F" and len(w) >= 2:
             recs["F"].setdefault(w[1], []).extend(int(x) for x in w[2:])
         elif t in ("H", "V") and len(w) >= 2:
-            d = {"label": w[1]}
-            kv = w[2:]
-            for i in range(0, len(kv) - 1, 2):
-                try:
-                    d[kv[i]] = float(kv[i + 1])
-                except ValueError:
-                    pass
-            recs[t].append(d)
+            recs[t].append(keyed(w))
         elif t == "O" and len(w) >= 3:
             d = {"config": w[1], "round": int(w[2])}
             kv = w[3:]

@@ -46,3 +46,14 @@ safe_rm() {
 	fi
 	rm -rf --one-file-system "$1"
 }
+
+# have_packages DIR: are all of ${packages[@]} (the caller's array)
+# installed in chroot DIR?
+# shellcheck disable=SC2154 # packages is the sourcing script's
+have_packages() {
+	local n
+	# shellcheck disable=SC2016 # a dpkg-query format, not a shell expansion
+	n=$(in_chroot "$1" dpkg-query -W -f='${db:Status-Abbrev}\n' \
+		"${packages[@]}" 2>/dev/null | grep -c '^ii') || true
+	[ "$n" -eq ${#packages[@]} ]
+}

@@ -82,15 +82,6 @@ diag_file() { tail -n "${2:-15}" "$1" 2>/dev/null | sed 's/^/#   /'; }
 # shellcheck source=tests/chroot.sh
 . "$(dirname "$0")/chroot.sh"
 
-# have_packages DIR: are all of ${packages[@]} installed in chroot DIR?
-have_packages() {
-	local n
-	# shellcheck disable=SC2016 # a dpkg-query format, not a shell expansion
-	n=$(chroot "$1" dpkg-query -W -f='${db:Status-Abbrev}\n' \
-		"${packages[@]}" 2>/dev/null | grep -c '^ii') || true
-	[ "$n" -eq ${#packages[@]} ]
-}
-
 # ensure_chroot: create (or reuse, or refresh) the chroot.
 ensure_chroot() {
 	local new=$root.new include

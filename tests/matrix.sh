@@ -103,15 +103,6 @@ newest_headers() {
 	[ -n "$d" ] && [ -f "$d/Makefile" ] && echo "${d#"$1"}"
 }
 
-# have_packages DIR: are all of ${packages[@]} installed in chroot DIR?
-have_packages() {
-	local n
-	# shellcheck disable=SC2016 # a dpkg-query format, not a shell expansion
-	n=$(in_chroot "$1" dpkg-query -W -f='${db:Status-Abbrev}\n' \
-		"${packages[@]}" 2>/dev/null | grep -c '^ii') || true
-	[ "$n" -eq ${#packages[@]} ]
-}
-
 # chroot_install DIR: make sure the packages and the kernel's gcc are in.
 chroot_install() {
 	local dir=$1 hdr cc

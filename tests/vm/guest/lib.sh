@@ -82,3 +82,16 @@ dmesg_clean() {
 		result 1 "$1"
 	fi
 }
+
+# load_randstat: insmod the module as a test; without /proc/randstat
+# nothing else can run, so end the suite there.
+load_randstat() {
+	insmod /randstat.ko
+	result $? "insmod randstat.ko"
+	if [ ! -r /proc/randstat ]; then
+		diag "no /proc/randstat: nothing else can run"
+		dmesg | tail -n 20 | sed 's/^/# dmesg: /'
+		ktap_end
+		exit 1
+	fi
+}

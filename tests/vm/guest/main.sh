@@ -25,16 +25,9 @@ ktap_begin
 dmesg -c >/dev/null	# the dmesg test looks at what randstat causes
 
 # --- loading -------------------------------------------------------------
-insmod /randstat.ko
-result $? "insmod randstat.ko"
-if [ ! -r /proc/randstat ]; then
-	diag "no /proc/randstat: nothing else can run"
-	dmesg | tail -n 20 | sed 's/^/# dmesg: /'
-	ktap_end
-	exit 1
-fi
+load_randstat
 
-# The format (Documentation/format-v1.txt), line by line.
+# The format (Documentation/randstat.rst), line by line.
 awk -v ncpu="$(grep -c ^processor /proc/cpuinfo)" '
 	NR == 1 { ok = ($0 == "randstat 1 tmin_ns 2000000 tmax_ns 6000000 user_hz 100"); next }
 	$1 == "cpu" { ok = ok && NF == 11 && NR == 2; next }

@@ -57,14 +57,7 @@ if [ ! -x "$RS" ]; then
 	ktap_end
 	exit 1
 fi
-insmod /randstat.ko
-result $? "insmod randstat.ko"
-if [ ! -r /proc/randstat ]; then
-	diag "no /proc/randstat: nothing else can run"
-	dmesg | tail -n 20 | sed 's/^/# dmesg: /'
-	ktap_end
-	exit 1
-fi
+load_randstat
 sleep 1
 
 # --- fixtures ----------------------------------------------------------------

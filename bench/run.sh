@@ -48,6 +48,8 @@ make -s -C "$repo" module KDIR="$kdir" >&2 || die "building the module failed"
 
 mkdir -p "$out/vm"
 export RANDSTAT_OUT=$out/vm RANDSTAT_SECS=$secs RANDSTAT_DISK_IOPS=0
+# Single-threaded TCG: see tests/vm/boot.sh and Documentation/benchmark.rst.
+export RANDSTAT_TCG_THREAD=${RANDSTAT_TCG_THREAD:-single}
 initrd=$out/vm/initramfs-$kver.cpio.gz
 bash "$repo/tests/vm/initramfs.sh" "$initrd" >&2
 start=$SECONDS

@@ -61,14 +61,17 @@ flock 9
 cmdline="console=ttyS0 panic=-1 tsc=reliable clocksource=tsc"
 cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
 [ "${RANDSTAT_INTERACTIVE:-0}" = 1 ] && cmdline+=" randstat_interactive=1"
-# thread=single: one host thread runs both vCPUs in turn.  With QEMU's
-# default multi-threaded TCG a timer interrupt due while a vCPU runs user
-# code after waking from idle can wait until that code enters the kernel
-# (0.5-1.4 ms, seen with tracepoints in a nohz_full guest), which put a
-# 2 ms / 8 ms job at 12.9% against an exact 22.3%; single-threaded, the
-# same boot's three phases agreed within 1.7 points (Documentation/
+# RANDSTAT_TCG_THREAD: multi (QEMU's default) or single.  The test suite
+# runs multi-threaded TCG, which keeps timer interrupts timely when the
+# host is busy (single-threaded, one host thread runs both vCPUs, and a
+# busy host put an idle guest's sampler 22 ms late).  The benchmark runs
+# single: under multi-threaded TCG a timer interrupt due while a vCPU runs
+# user code after waking from idle can wait until that code enters the
+# kernel (0.5-1.4 ms, traced in a nohz_full guest), which put a 2 ms /
+# 8 ms job at 12.9% against an exact 22.3%; single-threaded, the same
+# boot's three phases agreed within 1.7 points (Documentation/
 # benchmark.rst).
-qemu=(qemu-system-x86_64 -machine pc -accel tcg,thread=single -cpu max,+invtsc
+qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-multi}" -cpu max,+invtsc
 	-smp 2 -m 1G -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	${disk[@]+"${disk[@]}"})

@@ -26,10 +26,11 @@ CLASSES = "user nice system idle iowait irq softirq steal".split()
 NOHZ_JUDGED = ("spin", "iso8_2_ph1000", "iso8_2_ph2900", "iso22.5_3", "evader_m500")
 
 
-def keyed(w):
-    """A record "T LABEL k v k v ...": its label and numeric values."""
-    d = {"label": w[1]}
-    kv = w[2:]
+def keyed(w, d=None, start=2):
+    """A record "T LABEL k v k v ...": its label (or the fields given in d)
+    and the numeric values of the pairs from w[start] on."""
+    d = {"label": w[1]} if d is None else d
+    kv = w[start:]
     for i in range(0, len(kv) - 1, 2):
         try:
             d[kv[i]] = float(kv[i + 1])
@@ -54,13 +55,7 @@ def parse(path):
         elif t in ("H", "V") and len(w) >= 2:
             recs[t].append(keyed(w))
         elif t == "O" and len(w) >= 3:
-            d = {"config": w[1], "round": int(w[2])}
-            kv = w[3:]
-            for i in range(0, len(kv) - 1, 2):
-                try:
-                    d[kv[i]] = float(kv[i + 1])
-                except ValueError:
-                    pass
+            d = keyed(w, {"config": w[1], "round": int(w[2])}, 3)
             if "rate" in d:
                 recs["O"].append(d)
         elif t in ("I", "E"):

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of randstat-fs's pure part (rsmerge.c), printing TAP.
+ *
+ *   test_fs FIXTURES
+ *
+ * The texts are made here (two CPUs, hand-picked counters) except one
+ * /proc/stat captured from a guest (FIXTURES/vm-normal.stat), which the
+ * first frame must reproduce byte for byte.
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rsmerge.h"
+
+static unsigned int ntests, nfailed;
+static bool cur_ok;
+
+#define EXPECT(c) expect(c, __LINE__, #c)
+
+static void expect(bool c, int line, const char *what)
+{
+	if (!c) {
+		cur_ok = false;
+		printf("# line %d: failed: %s\n", line, what);
+	}
+}
+
+static void begin(void)
+{
+	cur_ok = true;
+}
+
+static void end(const char *name)
+{
+	ntests++;
+	if (!cur_ok)
+		nfailed++;
+	printf("%sok %u - %s\n", cur_ok ? "" : "not ", ntests, name);
+}
+
+/* The other lines of a /proc/stat, passed through as they are. */
+#define TAIL "intr 1234 5 6 0\nctxt 98765\nbtime 1700000000\n" \
+	"processes 4321\nprocs_running 2\nprocs_blocked 0\n" \
+	"softirq 555 1 2 3 4 5 6 7 8 9 10\n"
+
+/* stat_text: a /proc/stat with cpu0 and cpu1 (cpu1 left out if !on1). */
+static char *stat_text(const unsigned long long *c0,
+		       const unsigned long long *c1, bool on1,
+		       const char *tail)
+{
+	static char buf[4096];
+	size_t n = 0;
+	int k;
+
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "cpu ");
+	for (k = 0; k < RS_NCOL; k++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %llu",
+				      c0[k] + (on1 ? c1[k] : 0));
+	n += (size_t)snprintf(buf + n, sizeof(buf) - n, "\ncpu0");
+	for (k = 0; k < RS_NCOL; k++)
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, " %llu",
+				      c0[k]);
+	if (on1) {
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "\ncpu1");
+		for (k = 0; k < RS_NCOL; k++)
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n,
+					      " %llu", c1[k]);
+	}
+	snprintf(buf + n, sizeof(buf) - n, "\n%s", tail);
+	return strdup(buf);
+}
+
+/* rs_text: a /proc/randstat with a made-up header and trailing lines. */
+static char *rs_text(const char *header, const unsigned long long *c0,
+		     const unsigned long long *c1)
+{
+	char *core = stat_text(c0, c1, true, ""), *buf;
+	size_t n = strlen(header) + strlen(core) + 512;
+
+	buf = malloc(n);
+	snprintf(buf, n, "%s\n%s"
+		 "ns cpu0 1 2 3 4 5 6 7 8 9 10\n"
+		 "sampler cpu0 online 1 elapsed_ns 5\n"
+		 "cpu_hist cpu0 1 2 3 4 5 6 7 8 9 10\n"
+		 "cpu9 1 2 3\n", header, core);
+	free(core);
+	return buf;
+}
+
+/* The served values of line IDX after one step over STAT and RS. */
+struct fs {
+	struct rs_frame st, rs;
+	struct rs_carry_line c[8];
+	char *out;
+	size_t len;
+};
+
+static void fs_init(struct fs *f)
+{
+	memset(f, 0, sizeof(*f));
+	rs_frame_init(&f->st, 8);
+	rs_frame_init(&f->rs, 8);
+}
+
+static void fs_free(struct fs *f)
+{
+	rs_frame_free(&f->st);
+	rs_frame_free(&f->rs);
+	free(f->out);
+}
+
+/* step: STAT and RS (NULL: no /proc/randstat); returns lines from rs. */
+static unsigned int step(struct fs *f, char *stat, char *rs)
+{
+	unsigned int n;
+
+	rs_frame_parse(&f->st, stat);
+	if (rs)
+		rs_frame_parse(&f->rs, rs);
+	n = rs_carry_step(f->c, 8, &f->st, rs ? &f->rs : NULL);
+	free(f->out);
+	f->out = rs_merge(stat, f->c, 8, &f->len);
+	free(stat);
+	free(rs);
+	return n;
+}
+
+/* The served line IDX as parsed back from the merged text. */
+static bool served(struct fs *f, unsigned int want, unsigned long long *v)
+{
+	struct rs_frame p;
+	bool ok;
+
+	rs_frame_init(&p, 8);
+	rs_frame_parse(&p, f->out);
+	ok = p.present[want];
+	if (ok)
+		memcpy(v, p.v[want], sizeof(p.v[want]));
+	rs_frame_free(&p);
+	return ok;
+}
+
+static void add(unsigned long long *a, const unsigned long long *b,
+		unsigned long long *out)
+{
+	for (int k = 0; k < RS_NCOL; k++)
+		out[k] = a[k] + b[k];
+}
+
+static bool eq(const unsigned long long *a, const unsigned long long *b)
+{
+	bool ok = !memcmp(a, b, RS_NCOL * sizeof(*a));
+
+	if (!ok) {
+		printf("#   got ");
+		for (int k = 0; k < RS_NCOL; k++)
+			printf(" %llu", a[k]);
+		printf("\n#   want");
+		for (int k = 0; k < RS_NCOL; k++)
+			printf(" %llu", b[k]);
+		printf("\n");
+	}
+	return ok;
+}
+
+static void test_cpu_line(void)
+{
+	unsigned long long v[RS_NCOL];
+	unsigned int idx = 99;
+	const char *l;
+
+	begin();
+	l = "cpu  1 2 3 4 5 6 7 8 9 10";
+	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 1 && idx == 0 &&
+	       v[0] == 1 && v[9] == 10);
+	l = "cpu17 11 0 0 0 0 0 0 0 0 18446744073709551615";
+	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 1 && idx == 18 &&
+	       v[0] == 11 && v[9] == 18446744073709551615ULL);
+	l = "cpu0 1 2 3 4 5 6 7 8 9";	/* nine counters */
+	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 0);
+	l = "cpu0 1 2 3 4 5 6 7 8 9 10 11";	/* eleven */
+	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 0);
+	l = "cpu0 1 2 3 4 5 6 7 8 9 18446744073709551616";	/* overflow */
+	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 0);
+	l = "cpux 1 2 3 4 5 6 7 8 9 10";
+	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 0);
+	l = "cpu_hist 1 2 3 4 5 6 7 8 9 10";
+	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 0);
+	l = "cpu0 1 2 3 4 5 6 7 8 9 1O";
+	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 0);
+	l = "ns cpu0 1 2 3 4 5 6 7 8 9 10";
+	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 0);
+	end("rs_cpu_line: cpu and cpuN with exactly ten counters, nothing else");
+}
+
+static const unsigned long long K0[RS_NCOL] = { 1000, 10, 500, 90000, 40, 0, 7, 0, 0, 0 };
+static const unsigned long long K1[RS_NCOL] = { 2000, 0, 700, 80000, 20, 0, 3, 0, 0, 0 };
+static const unsigned long long R0[RS_NCOL] = { 300, 1, 50, 9000, 4, 0, 1, 0, 0, 0 };
+static const unsigned long long R1[RS_NCOL] = { 600, 0, 70, 8000, 2, 0, 0, 0, 0, 0 };
+
+static void test_parse_ignores_other_lines(void)
+{
+	struct rs_frame f;
+	unsigned long long sum[RS_NCOL];
+	char *t;
+
+	begin();
+	rs_frame_init(&f, 8);
+	add((unsigned long long *)R0, R1, sum);
+	t = rs_text("randstat 1 tmin_ns 2000000 tmax_ns 6000000 user_hz 100",
+		    R0, R1);
+	EXPECT(rs_frame_parse(&f, t) == 3);
+	EXPECT(f.present[0] && f.present[1] && f.present[2] && !f.present[3]);
+	EXPECT(eq(f.v[0], sum) && eq(f.v[1], R0) && eq(f.v[2], R1));
+	free(t);
+	/* A header of another version, and fields after it: the same. */
+	t = rs_text("randstat 2 window_ns 2000000:6000000 cpus 2 user_hz 100 x", R0, R1);
+	EXPECT(rs_frame_parse(&f, t) == 3);
+	EXPECT(eq(f.v[0], sum) && eq(f.v[1], R0) && eq(f.v[2], R1));
+	EXPECT(!f.present[10]);	/* "cpu9 1 2 3": not a cpu line */
+	free(t);
+	/* A CPU beyond the frame's size is dropped, not written past it. */
+	EXPECT(rs_frame_parse(&f, "cpu20 1 2 3 4 5 6 7 8 9 10\n") == 0);
+	rs_frame_free(&f);
+	end("rs_frame_parse: only the cpu lines, whatever the header and the lines after them");
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void test_first_frame(const char *fixtures)
+{
+	char path[4096], *st, *copy;
+	struct fs f;
+
+	begin();
+	snprintf(path, sizeof(path), "%s/vm-normal.stat", fixtures);
+	st = slurp(path);
+	EXPECT(st != NULL);
+	if (st) {
+		fs_init(&f);
+		copy = strdup(st);
+		EXPECT(step(&f, copy, rs_text("randstat 2", R0, R1)) == 3);
+		EXPECT(f.out && strcmp(f.out, st) == 0);
+		printf("# %s: %zu bytes in, %zu out\n", path, strlen(st), f.len);
+		fs_free(&f);
+		free(st);
+	}
+	end("first frame: /proc/stat's own since-boot values, byte for byte (a guest's /proc/stat)");
+}
+
+static void test_deltas_and_passthrough(void)
+{
+	unsigned long long v[RS_NCOL], want[RS_NCOL], d0[RS_NCOL] = { 25, 0, 5, 70, 0, 0, 0, 0, 0, 0 };
+	unsigned long long r0b[RS_NCOL], k0b[RS_NCOL], big[RS_NCOL] = { 999, 999, 999, 999, 999, 0, 0, 0, 0, 0 };
+	struct fs f;
+
+	begin();
+	fs_init(&f);
+	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", R0, R1));
+	/* randstat's cpu0 advances by d0, the kernel's by a lot more. */
+	add((unsigned long long *)R0, d0, r0b);
+	add((unsigned long long *)K0, big, k0b);
+	EXPECT(step(&f, stat_text(k0b, K1, true, "intr 7\nctxt 8\nbtime 9\n"),
+		    rs_text("randstat 1", r0b, R1)) == 3);
+	add((unsigned long long *)K0, d0, want);
+	EXPECT(served(&f, 1, v) && eq(v, want));
+	EXPECT(served(&f, 2, v) && eq(v, K1));
+	{
+		/* The aggregate: the kernel's first cpu line plus d0. */
+		unsigned long long agg[RS_NCOL];
+
+		add((unsigned long long *)K0, K1, agg);
+		add(agg, d0, want);
+		EXPECT(served(&f, 0, v) && eq(v, want));
+	}
+	/* The other lines are the new /proc/stat's, in place. */
+	EXPECT(f.out && strstr(f.out, "\ncpu1 ") &&
+	       strstr(f.out, "\nintr 7\nctxt 8\nbtime 9\n") &&
+	       !strstr(f.out, "ctxt 98765") && !strstr(f.out, "sampler"));
+	EXPECT(f.out && strncmp(f.out, "cpu  ", 5) == 0);
+	fs_free(&f);
+	end("a frame: randstat's deltas on the first frame's values, other lines the kernel's");
+}
+
+static void test_reset(void)
+{
+	unsigned long long v[RS_NCOL], after[RS_NCOL] = { 3, 0, 1, 40, 0, 0, 0, 0, 0, 0 }, want[RS_NCOL];
+	struct fs f;
+
+	begin();
+	fs_init(&f);
+	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", R0, R1));
+	/* Reset: every counter restarts from zero; cpu0 has `after` since. */
+	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", after, after));
+	add((unsigned long long *)K0, after, want);
+	EXPECT(served(&f, 1, v) && eq(v, want));
+	add((unsigned long long *)K1, after, want);
+	EXPECT(served(&f, 2, v) && eq(v, want));
+	/* Then deltas again, from the counters after the reset. */
+	{
+		unsigned long long a2[RS_NCOL], w2[RS_NCOL];
+
+		add(after, after, a2);
+		step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", a2, a2));
+		add((unsigned long long *)K0, a2, w2);
+		EXPECT(served(&f, 1, v) && eq(v, w2));
+	}
+	fs_free(&f);
+	end("reset: served values carry on from the last frame plus the counts since the reset");
+}
+
+static void test_missing_and_back(void)
+{
+	unsigned long long v[RS_NCOL], k0b[RS_NCOL], k0c[RS_NCOL], want[RS_NCOL], r0b[RS_NCOL];
+	unsigned long long dk[RS_NCOL] = { 100, 0, 50, 300, 0, 0, 0, 0, 0, 0 };
+	unsigned long long dr[RS_NCOL] = { 7, 0, 2, 30, 0, 0, 1, 0, 0, 0 };
+	unsigned long long fresh[RS_NCOL] = { 2, 0, 0, 10, 0, 0, 0, 0, 0, 0 };
+	struct fs f;
+
+	begin();
+	fs_init(&f);
+	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", R0, R1));
+	/* Unloaded: the switch frame serves the last values... */
+	add((unsigned long long *)K0, dk, k0b);
+	EXPECT(step(&f, stat_text(k0b, K1, true, TAIL), NULL) == 0);
+	EXPECT(served(&f, 1, v) && eq(v, K0));
+	/* ...then the kernel's deltas. */
+	add(k0b, dk, k0c);
+	step(&f, stat_text(k0c, K1, true, TAIL), NULL);
+	add((unsigned long long *)K0, dk, want);
+	EXPECT(served(&f, 1, v) && eq(v, want));
+	/* Loaded again (fresh counters): the switch frame, then its deltas. */
+	step(&f, stat_text(k0c, K1, true, TAIL), rs_text("randstat 2", fresh, fresh));
+	EXPECT(served(&f, 1, v) && eq(v, want));
+	add(fresh, dr, r0b);
+	step(&f, stat_text(k0c, K1, true, TAIL), rs_text("randstat 2", r0b, fresh));
+	add(want, dr, want);
+	EXPECT(served(&f, 1, v) && eq(v, want));
+	fs_free(&f);
+	end("module unloaded and loaded again: the kernel's deltas meanwhile, no jump at either switch");
+}
+
+static void test_offline_cpu(void)
+{
+	unsigned long long v[RS_NCOL], r1b[RS_NCOL], want[RS_NCOL];
+	unsigned long long d[RS_NCOL] = { 5, 0, 5, 5, 0, 0, 0, 0, 0, 0 };
+	struct fs f;
+
+	begin();
+	fs_init(&f);
+	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", R0, R1));
+	/* cpu1 offline: no cpu1 line served, whatever randstat has. */
+	step(&f, stat_text(K0, K1, false, TAIL), rs_text("randstat 1", R0, R1));
+	EXPECT(!served(&f, 2, v) && served(&f, 1, v));
+	EXPECT(f.out && !strstr(f.out, "cpu1"));
+	/* Back: deltas from where it was. */
+	add((unsigned long long *)R1, d, r1b);
+	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", R0, r1b));
+	add((unsigned long long *)K1, d, want);
+	EXPECT(served(&f, 2, v) && eq(v, want));
+	fs_free(&f);
+	end("a CPU that goes offline: its line left out, its counters carried on when it is back");
+}
+
+/* A random walk of frames: resets, unloads, reloads, offline; nothing falls. */
+static void test_monotonic_random(void)
+{
+	unsigned long long k[2][RS_NCOL], r[2][RS_NCOL], last[3][RS_NCOL], v[RS_NCOL];
+	unsigned int seed = 12345, i, c, falls = 0, resets = 0, gone = 0, frames = 2000;
+	bool loaded = true, on1 = true, had[3] = { false, false, false };
+	struct fs f;
+	int col;
+
+	begin();
+	memset(k, 0, sizeof(k));
+	memset(r, 0, sizeof(r));
+	fs_init(&f);
+	for (i = 0; i < frames; i++) {
+		for (c = 0; c < 2; c++)
+			for (col = 0; col < RS_NCOL; col++) {
+				seed = seed * 1103515245 + 12345;
+				k[c][col] += (seed >> 16) % 7;
+				r[c][col] += (seed >> 20) % 9;
+			}
+		seed = seed * 1103515245 + 12345;
+		switch ((seed >> 16) % 23) {
+		case 0:
+			memset(r, 0, sizeof(r));
+			resets++;
+			break;
+		case 1:
+			loaded = !loaded;
+			if (loaded)
+				memset(r, 0, sizeof(r));
+			gone += !loaded;
+			break;
+		case 2:
+			on1 = !on1;
+			break;
+		}
+		step(&f, stat_text(k[0], k[1], on1, TAIL),
+		     loaded ? rs_text("randstat 1", r[0], r[1]) : NULL);
+		for (c = 0; c < 3; c++) {
+			if (!served(&f, c, v))
+				continue;
+			for (col = 0; had[c] && col < RS_NCOL; col++)
+				falls += v[col] < last[c][col];
+			memcpy(last[c], v, sizeof(v));
+			had[c] = true;
+		}
+	}
+	printf("# %u frames, %u resets, %u unloads: %u counters fell\n",
+	       frames, resets, gone, falls);
+	EXPECT(falls == 0 && resets > 10 && gone > 10);
+	fs_free(&f);
+	end("random resets, unloads, reloads and hotplug: no served counter ever falls");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_fs FIXTURES\n");
+		return 2;
+	}
+	test_cpu_line();
+	test_parse_ignores_other_lines();
+	test_first_frame(argv[1]);
+	test_deltas_and_passthrough();
+	test_reset();
+	test_missing_and_back();
+	test_offline_cpu();
+	test_monotonic_random();
+	printf("1..%u\n", ntests);
+	return nfailed ? 1 : 0;
+}

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "rsexec.h"
 #include "rsparse.h"
 #include "rsreport.h"
 
@@ -714,6 +715,8 @@ int main(int argc, char **argv)
 	struct options o;
 	int ret;
 
+	if (argc > 1 && !strcmp(argv[1], "exec"))
+		return rs_exec_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));
 	ret = parse_args(argc, argv, &o);
 	if (ret < 0)

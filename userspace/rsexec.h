@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* randstat exec: a command with randstat-fs's file as its /proc/stat. */
+#ifndef RSEXEC_H
+#define RSEXEC_H
+
+/* rs_exec_main: ARGV[0] is "exec"; returns an exit status on failure
+ * (125 its own error, 126 the command cannot run, 127 not found). */
+int rs_exec_main(int argc, char **argv);
+
+#endif

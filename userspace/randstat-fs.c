@@ -37,6 +37,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -47,9 +48,15 @@
 #define RS_FUSE_DEV_IOC_CLONE _IOR(229, 0, uint32_t)
 
 #define STAT_INO 2
+#define FUSE_SUPER_MAGIC 0x65735546
 
 static const char *stat_path = "/proc/stat";
 static const char *rs_path = "/proc/randstat";
+/*
+ * /proc/stat, opened once at the start: once our file is bound over
+ * /proc/stat (randstat-fs-mount), opening the path would give our own file.
+ */
+static int stat_fd = -1;
 
 /*
  * Shared between the supervisor and its workers: two carry arrays, the
@@ -57,6 +64,7 @@ static const char *rs_path = "/proc/randstat";
  * so one killed mid-step leaves the last published state.
  */
 struct shared {
+	_Atomic unsigned long long next_fh;	/* file handles, never reused */
 	_Atomic unsigned int cur;
 	_Atomic int mode;	/* 0 not yet, 1 kernel's lines, 2 randstat's */
 	unsigned int size;
@@ -66,51 +74,111 @@ static struct shared *sh;
 static struct rs_frame fstat_, frs;
 
 struct snap {
+	unsigned long long fh;
 	char *buf;
 	size_t len;
 	int used;	/* read from since taken */
 };
 
-/* slurp PATH: the whole file, NUL-terminated, or NULL (errno set). */
-static char *slurp(const char *path)
+/*
+ * The open files' snapshots, by file handle.  A handle is a number from
+ * sh->next_fh, not a pointer: a worker that replaces a killed one gets
+ * reads and releases of files opened before, and must know them for
+ * strangers (a read then takes a new snapshot).
+ */
+static struct snap **snaps;
+static size_t nsnaps;
+
+static struct snap *snap_find(unsigned long long fh)
+{
+	size_t i;
+
+	for (i = 0; i < nsnaps; i++)
+		if (snaps[i]->fh == fh)
+			return snaps[i];
+	return NULL;
+}
+
+static struct snap *snap_new(unsigned long long fh)
+{
+	struct snap *s = calloc(1, sizeof(*s)), **t;
+
+	if (!s)
+		return NULL;
+	t = realloc(snaps, (nsnaps + 1) * sizeof(*snaps));
+	if (!t) {
+		free(s);
+		return NULL;
+	}
+	snaps = t;
+	s->fh = fh;
+	snaps[nsnaps++] = s;
+	return s;
+}
+
+static void snap_drop(unsigned long long fh)
+{
+	size_t i;
+
+	for (i = 0; i < nsnaps; i++) {
+		if (snaps[i]->fh != fh)
+			continue;
+		free(snaps[i]->buf);
+		free(snaps[i]);
+		snaps[i] = snaps[--nsnaps];
+		return;
+	}
+}
+
+/* slurp_fd FD: the whole file from offset 0, NUL-terminated, or NULL
+ * (errno set).  pread from 0 makes /proc/stat's seq_file start afresh. */
+static char *slurp_fd(int fd)
 {
 	size_t cap = 16384, n = 0;
-	char *buf, *t;
+	char *buf = malloc(cap), *t;
 	ssize_t r;
-	int fd, e;
+	int e;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = malloc(cap);
 	while (buf) {
 		if (cap - n < 4097) {
 			cap *= 2;
 			t = realloc(buf, cap);
 			if (!t) {
 				free(buf);
-				buf = NULL;
 				errno = ENOMEM;
-				break;
+				return NULL;
 			}
 			buf = t;
 		}
-		r = read(fd, buf + n, cap - n - 1);
+		r = pread(fd, buf + n, cap - n - 1, (off_t)n);
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r < 0) {
 			e = errno;
 			free(buf);
-			buf = NULL;
 			errno = e;
-			break;
+			return NULL;
 		}
 		if (r == 0) {
 			buf[n] = '\0';
-			break;
+			return buf;
 		}
 		n += (size_t)r;
 	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+/* slurp PATH: the same for a file opened now. */
+static char *slurp(const char *path)
+{
+	char *buf;
+	int fd, e;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = slurp_fd(fd);
 	e = errno;
 	close(fd);
 	errno = e;
@@ -139,7 +207,7 @@ static int take(struct snap *s)
 	size_t len;
 	int e;
 
-	st = slurp(stat_path);
+	st = slurp_fd(stat_fd);
 	if (!st)
 		return -errno;
 	rs = slurp(rs_path);
@@ -237,6 +305,7 @@ static void op_readdir(fuse_req_t req, fuse_ino_t ino, size_t size,
 
 static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 {
+	unsigned long long fh;
 	struct snap *s;
 	int r;
 
@@ -248,18 +317,19 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 		fuse_reply_err(req, EACCES);
 		return;
 	}
-	s = calloc(1, sizeof(*s));
+	fh = atomic_fetch_add(&sh->next_fh, 1);
+	s = snap_new(fh);
 	if (!s) {
 		fuse_reply_err(req, ENOMEM);
 		return;
 	}
 	r = take(s);
 	if (r) {
-		free(s);
+		snap_drop(fh);
 		fuse_reply_err(req, -r);
 		return;
 	}
-	fi->fh = (uintptr_t)s;
+	fi->fh = fh;
 	fi->direct_io = 1;
 	fuse_reply_open(req, fi);
 }
@@ -267,11 +337,20 @@ static void op_open(fuse_req_t req, fuse_ino_t ino, struct fuse_file_info *fi)
 static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 		    struct fuse_file_info *fi)
 {
-	struct snap *s = (struct snap *)(uintptr_t)fi->fh;
+	struct snap *s = snap_find(fi->fh);
 	int r;
 
 	(void)ino;
-	if (off == 0 && s->used) {
+	if (!s) {
+		/* Opened under a worker that was killed: a new frame. */
+		s = snap_new(fi->fh);
+		if (!s) {
+			fuse_reply_err(req, ENOMEM);
+			return;
+		}
+		s->used = 1;
+	}
+	if ((off == 0 && s->used) || !s->buf) {
 		r = take(s);
 		if (r) {
 			fuse_reply_err(req, -r);
@@ -291,11 +370,8 @@ static void op_read(fuse_req_t req, fuse_ino_t ino, size_t size, off_t off,
 static void op_release(fuse_req_t req, fuse_ino_t ino,
 		       struct fuse_file_info *fi)
 {
-	struct snap *s = (struct snap *)(uintptr_t)fi->fh;
-
 	(void)ino;
-	free(s->buf);
-	free(s);
+	snap_drop(fi->fh);
 	fuse_reply_err(req, 0);
 }
 
@@ -353,6 +429,7 @@ int main(int argc, char **argv)
 	struct fuse_session *se;
 	struct fuse_buf buf = { .mem = NULL };
 	struct sigaction sa;
+	struct statfs sf;
 	unsigned int size;
 	int i, r, status, ret = 1;
 	time_t window = 0;
@@ -395,9 +472,22 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	sh->size = size;
+	sh->next_fh = 1;
+	stat_fd = open(stat_path, O_RDONLY | O_CLOEXEC);
+	if (stat_fd < 0 || fstatfs(stat_fd, &sf)) {
+		fprintf(stderr, "randstat-fs: %s: %s\n", stat_path,
+			strerror(errno));
+		return 1;
+	}
+	if (sf.f_type == FUSE_SUPER_MAGIC) {
+		fprintf(stderr,
+			"randstat-fs: %s is a FUSE file (randstat-fs's already?): unmount it first (randstat-fs-mount unbind)\n",
+			stat_path);
+		return 1;
+	}
 	{
 		/* The file must be readable before we mount over anything. */
-		struct snap s = { 0 };
+		struct snap s = { .buf = NULL };
 
 		r = take(&s);
 		if (r) {

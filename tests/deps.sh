@@ -14,7 +14,8 @@ packages=(
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# the guest
 )
 [ "${1:-}" = demo ] ||
-	packages+=(linux-source bc flex bison python3)	# KUnit on UML
+	packages+=(linux-source bc flex bison python3	# KUnit on UML
+		libfuse3-dev fuse3 procps sysstat)	# randstat-fs, the fuse suite
 
 missing=()
 for p in "${packages[@]}"; do

@@ -9,7 +9,10 @@
 # time (it is small): module/randstat.ko, the tests/progs binaries, the
 # guest scripts (tests/vm/guest/), userspace/randstat.static if built, and
 # the benchmark's bench/guest/*.sh and bench/progs/{iso,evader,loop} if
-# present.
+# present; for the fuse suite, when installed: userspace/randstat-fs,
+# Debian's procps (top, vmstat), sysstat (mpstat, sar, sadc) and fuse3
+# (fusermount3), each with its shared libraries (from ldd), the terminfo
+# entry for TERM=dumb, and the kernel's fuse.ko (not loaded at boot).
 # The kernel unpacks concatenated cpio archives one after the other.
 #
 # Env: MODDIR (the guest kernel's modules; run.sh sets it), RANDSTAT_KO (default
@@ -56,6 +59,17 @@ deps() {
 	echo "$path"
 }
 
+# unpack_ko REL DST: the module at MODDIR/REL, decompressed, as DST.
+unpack_ko() {
+	local src=$moddir/$1
+	case $1 in
+	*.ko.xz)  need xz xz-utils; xz -dc "$src" >"$2" ;;
+	*.ko.zst) need zstd zstd; zstd -qdc "$src" >"$2" ;;
+	*.ko.gz)  gzip -dc "$src" >"$2" ;;
+	*)        cp "$src" "$2" ;;
+	esac
+}
+
 build_base() {
 	local dst=$1 root list
 	root=$(mktemp -d)
@@ -68,14 +82,9 @@ build_base() {
 	list=$(for m in "${wanted[@]}"; do deps "$m"; done | awk '!seen[$0]++')
 	: >"$root/lib/modules/load-order"
 	for rel in $list; do
-		local src=$moddir/$rel name
+		local name
 		name=$(basename "${rel%%.ko*}").ko
-		case $rel in
-		*.ko.xz)  need xz xz-utils; xz -dc "$src" >"$root/lib/modules/$name" ;;
-		*.ko.zst) need zstd zstd; zstd -qdc "$src" >"$root/lib/modules/$name" ;;
-		*.ko.gz)  gzip -dc "$src" >"$root/lib/modules/$name" ;;
-		*)        cp "$src" "$root/lib/modules/$name" ;;
-		esac
+		unpack_ko "$rel" "$root/lib/modules/$name"
 		echo "$name" >>"$root/lib/modules/load-order"
 	done
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
@@ -99,7 +108,7 @@ mkdir -p "$root/progs" "$root/tests"
 cp "$here/guest/init" "$root/init"
 chmod 755 "$root/init"
 cp "$here"/guest/*.sh "$here"/guest/*.awk "$root/tests/"
-for p in spin sysloop diowrite udpflood readers wr snap runas; do
+for p in spin sysloop diowrite udpflood readers wr snap runas fsread; do
 	[ -x "$repo/tests/progs/$p" ] || die "tests/progs/$p not built: make -C tests/progs"
 	cp "$repo/tests/progs/$p" "$root/progs/"
 done
@@ -118,6 +127,42 @@ done
 # The guest has no libc: the reader goes in linked statically.
 if [ -x "$repo/userspace/randstat.static" ]; then
 	cp "$repo/userspace/randstat.static" "$root/progs/randstat"
+fi
+
+# copy_path FILE [DEST]: FILE (symlinks followed) at DEST in the guest
+# (default its own path), its mode kept (fusermount3 is setuid root).
+copy_path() {
+	local dst=${2:-$1}
+	mkdir -p "$root$(dirname "$dst")"
+	cp -pL "$1" "$root$dst"
+}
+# copy_dyn FILE [DEST]: a dynamically linked FILE, its libraries and the
+# dynamic loader, these at their own paths.
+copy_dyn() {
+	local lib
+	copy_path "$1" "${2:-$1}"
+	for lib in $(ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// { print $3 }
+		$1 ~ /^\// { print $1 }'); do
+		[ -e "$root$lib" ] || copy_path "$lib"
+	done
+}
+# The fuse suite's programs, those that are installed (the suite says
+# what is missing).
+if [ -x "$repo/userspace/randstat-fs" ]; then
+	copy_dyn "$repo/userspace/randstat-fs" /usr/bin/randstat-fs
+fi
+cp "$repo/userspace/randstat-fs-mount" "$root/progs/"
+for f in /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
+	/usr/lib/sysstat/sadc /usr/bin/fusermount3; do
+	if [ -x "$f" ]; then copy_dyn "$f"; fi
+done
+for f in /lib/terminfo/d/dumb /usr/share/terminfo/d/dumb; do
+	if [ -e "$f" ]; then copy_path "$f"; fi
+done
+fuse=$(grep -E '(^|/)fuse\.ko(\.(xz|zst|gz))?:' "$moddir/modules.dep" | cut -d: -f1 || true)
+if [ -n "$fuse" ]; then
+	mkdir -p "$root/lib/modules/extra"
+	unpack_ko "$fuse" "$root/lib/modules/extra/fuse.ko"
 fi
 (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
 	gzip -1 >"$root.overlay"

@@ -12,6 +12,8 @@
 #   nohzfull  booted with nohz_full=1: cpu1's /proc/stat is exact (vtime)
 #   reader    the reader (userspace/randstat) in each of its modes; also
 #             prints the fixtures tests/vm/capture-fixtures.sh extracts
+#   fuse      randstat-fs and randstat exec under Debian's top, vmstat,
+#             mpstat and sar (needs libfuse3-dev fuse3 procps sysstat)
 #
 # Env: KERNEL=/path/vmlinuz-VER and MODDIR=/lib/modules/VER (either one
 # gives the other; default the newest installed Debian amd64 kernel), KDIR (headers to build the
@@ -62,10 +64,14 @@ default_moddir=$MODDIR
 mkdir -p "$out"
 make -s -C "$repo/tests/progs" >&2 || die "building tests/progs failed"
 make -s -C "$repo/userspace" randstat.static >&2 || die "building the reader failed"
+# The fuse suite: randstat-fs (libfuse3) and its 2 ms / 8 ms job (iso).
+make -s -C "$repo/userspace" randstat-fs >&2 ||
+	echo "# vm: randstat-fs not built (apt-get install libfuse3-dev): the fuse suite will fail" >&2
+make -s -C "$repo/bench/progs" iso >&2 || die "building bench/progs/iso failed"
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main nohzfull reader}
+	suites=${VM_SUITES:-main nohzfull reader fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?

@@ -15,7 +15,8 @@ packages=(
 )
 [ "${1:-}" = demo ] ||
 	packages+=(linux-source bc flex bison python3	# KUnit on UML
-		libfuse3-dev fuse3 procps sysstat)	# randstat-fs, the fuse suite
+		libfuse3-dev fuse3 procps sysstat	# randstat-fs, the fuse suite
+		prometheus-node-exporter)
 
 missing=()
 for p in "${packages[@]}"; do

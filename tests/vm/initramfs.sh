@@ -10,8 +10,8 @@
 # guest scripts (tests/vm/guest/), userspace/randstat.static if built, and
 # the benchmark's bench/guest/*.sh and bench/progs/{iso,evader,loop} if
 # present; for the fuse suite, when installed: userspace/randstat-fs,
-# Debian's procps (top, vmstat), sysstat (mpstat, sar, sadc) and fuse3
-# (fusermount3), each with its shared libraries (from ldd), the terminfo
+# Debian's procps (top, vmstat), sysstat (mpstat, sar, sadc), fuse3
+# (fusermount3) and prometheus-node-exporter, each with its shared libraries (from ldd), the terminfo
 # entry for TERM=dumb, and the kernel's fuse.ko (not loaded at boot).
 # The kernel unpacks concatenated cpio archives one after the other.
 #
@@ -153,7 +153,7 @@ if [ -x "$repo/userspace/randstat-fs" ]; then
 fi
 cp "$repo/userspace/randstat-fs-mount" "$root/progs/"
 for f in /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
-	/usr/lib/sysstat/sadc /usr/bin/fusermount3; do
+	/usr/lib/sysstat/sadc /usr/bin/fusermount3 /usr/bin/prometheus-node-exporter; do
 	if [ -x "$f" ]; then copy_dyn "$f"; fi
 done
 for f in /lib/terminfo/d/dumb /usr/share/terminfo/d/dumb; do

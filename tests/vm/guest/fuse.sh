@@ -1,5 +1,6 @@
 # fuse: randstat-fs (userspace/randstat-fs) and `randstat exec`, under
-# Debian's own top, vmstat (procps), mpstat and sar (sysstat), copied
+# Debian's own top, vmstat (procps), mpstat and sar (sysstat) and
+# node_exporter's cpu collector (prometheus-node-exporter), copied
 # into the initramfs with their libraries (tests/vm/initramfs.sh).
 #
 # The daemon runs as uid 65533 (mounting through the setuid fusermount3);
@@ -21,7 +22,8 @@ dmesg -c >/dev/null
 missing=
 for f in $RS $FS /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
 	/usr/lib/sysstat/sadc /usr/bin/fusermount3 /lib/modules/extra/fuse.ko \
-	/progs/iso /progs/fsread /progs/randstat-fs-mount; do
+	/progs/iso /progs/fsread /progs/randstat-fs-mount \
+	/usr/bin/prometheus-node-exporter; do
 	[ -e "$f" ] || missing="$missing $f"
 done
 if [ -n "$missing" ]; then
@@ -194,6 +196,31 @@ a=$(awk '/%user/ { for (i = 1; i <= NF; i++) if ($i == "%user") c = i } /^Averag
 b=$(rsfield /tmp/rd 1 1)
 [ $st -eq 0 ] && near "sar -P 1 (sadc), cpu1 %user" "$a" "$b" 10
 ok_or_show $? "sar with sadc (in randstat exec): cpu1 %user matches the reader" /tmp/sar
+
+# node_exporter's cpu collector: node_cpu_seconds_total scraped before
+# and after the reader's 3 s; cpu1's user share of the growth.
+$RS exec -- /usr/bin/prometheus-node-exporter --web.listen-address=127.0.0.1:9100 \
+	--collector.disable-defaults --collector.cpu >/tmp/ne.log 2>&1 &
+ne=$!
+_i=0
+while [ $_i -lt 100 ] && ! wget -q -O /tmp/ne1 http://127.0.0.1:9100/metrics 2>/dev/null; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+wget -q -O /tmp/ne1 http://127.0.0.1:9100/metrics
+st=$?
+$RS 3 1 >/tmp/rd 2>&1
+wget -q -O /tmp/ne2 http://127.0.0.1:9100/metrics
+st2=$?
+kill $ne
+wait $ne 2>/dev/null
+a=$(awk '/^node_cpu_seconds_total\{cpu="1"/ { v = $2 + 0; m = $0; sub(/.*mode="/, "", m); sub(/".*/, "", m)
+		if (FILENAME == "/tmp/ne1") { b[m] = v } else { d[m] = v - b[m]; t += v - b[m] } }
+	END { if (t > 0) printf "%.2f\n", 100 * d["user"] / t }' /tmp/ne1 /tmp/ne2)
+b=$(rsfield /tmp/rd 1 1)
+grep '^node_cpu_seconds_total{cpu="1"' /tmp/ne2 | sed 's/^/# node_exporter: /'
+[ $st -eq 0 ] && [ $st2 -eq 0 ] && near "node_exporter, cpu1 user" "$a" "$b" 10
+ok_or_show $? "node_exporter's cpu collector (in randstat exec): cpu1 user share matches the reader" /tmp/ne.log
 kill $iso 2>/dev/null
 wait $iso 2>/dev/null
 

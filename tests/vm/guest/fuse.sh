@@ -225,9 +225,9 @@ kill $iso 2>/dev/null
 wait $iso 2>/dev/null
 
 # --- tools that do not read /proc/stat --------------------------------------
-$RS exec -- sh -c 'grep -c ^processor /proc/cpuinfo; head -n 1 /proc/meminfo; ls /proc/self/fd | wc -l' >/tmp/in 2>&1
+$RS exec -- sh -c 'grep -c ^processor /proc/cpuinfo; head -n 1 /proc/meminfo; readlink /proc/self/exe' >/tmp/in 2>&1
 st=$?
-{ grep -c ^processor /proc/cpuinfo; head -n 1 /proc/meminfo; ls /proc/self/fd | wc -l; } >/tmp/outns
+{ grep -c ^processor /proc/cpuinfo; head -n 1 /proc/meminfo; readlink /proc/self/exe; } >/tmp/outns
 $RS exec -- /usr/bin/top -b -n 1 >/tmp/top 2>&1
 st2=$?
 tasks=$(awk '/^Tasks:/ { print $2 }' /tmp/top)

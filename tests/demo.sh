@@ -4,8 +4,9 @@
 # Installs what it needs from Debian's packages (as root), builds the
 # module and the reader, boots Debian's kernel in QEMU with both inside,
 # and shows randstat beside /proc/stat for an idle CPU, a steady spin and
-# a job of 2 ms every 8 ms that the tick never sees.  Exits 0 only if the
-# demonstration came out as it should.
+# a job of 2 ms every 8 ms that the tick never sees, then Debian's top
+# on that job plain and under `randstat exec` (randstat-fs).  Exits 0 only
+# if the demonstration came out as it should.
 #
 #   make demo                 the demonstration (about 2 minutes)
 #   make demo INTERACTIVE=1   then a shell in the guest, module loaded

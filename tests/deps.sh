@@ -12,11 +12,11 @@ packages=(
 	linux-headers-amd64				# the module's kernel
 	linux-image-amd64				# the guest kernel
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# the guest
+	libfuse3-dev fuse3 procps			# randstat-fs, top in the demo
 )
 [ "${1:-}" = demo ] ||
 	packages+=(linux-source bc flex bison python3	# KUnit on UML
-		libfuse3-dev fuse3 procps sysstat	# randstat-fs, the fuse suite
-		prometheus-node-exporter)
+		sysstat prometheus-node-exporter)	# the fuse suite
 
 missing=()
 for p in "${packages[@]}"; do

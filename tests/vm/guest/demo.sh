@@ -90,6 +90,36 @@ taskset -c 0 /progs/randstat 1 1 | awk '/^CPU/ { print } /^1 / { n = 3 } n-- > 0
 
 wait
 
+# Unmodified top on randstat's numbers (randstat-fs, randstat exec), when
+# the guest has them (tests/deps.sh installs libfuse3-dev fuse3 procps).
+if [ -x /usr/bin/randstat-fs ] && [ -x /usr/bin/top ] && [ -e /lib/modules/extra/fuse.ko ]; then
+	echo
+	echo "Debian's own top, unmodified, over 2 s of the same job: plain, then under"
+	echo "'randstat exec', which shows it randstat-fs's /proc/stat (the %Cpu(s) line"
+	echo "of the second frame: both CPUs, so the job's 25% of cpu1 is 12.5% of them):"
+	insmod /lib/modules/extra/fuse.ko
+	mkdir -p /run/randstat-fs
+	/usr/bin/randstat-fs /run/randstat-fs 2>/tmp/fs.err &
+	fs=$!
+	i=0
+	while [ $i -lt 50 ] && ! grep -q '^cpu ' /run/randstat-fs/stat 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	taskset -c 1 /progs/iso 8000 2000 6 500 >/dev/null &
+	iso=$!
+	sleep 0.5
+	plain=$(TERM=dumb /usr/bin/top -b -n 2 -d 2 | grep '^%Cpu(s)' | tail -n 1)
+	served=$(TERM=dumb /progs/randstat exec -- /usr/bin/top -b -n 2 -d 2 | grep '^%Cpu(s)' | tail -n 1)
+	wait $iso
+	echo "  top -b -n 2:                        $plain"
+	echo "  randstat exec -- top -b -n 2:       $served"
+	kill $fs
+	wait $fs
+	us() { echo "$1" | awk -F: '{ split($2, f, " "); print f[1] + 0 }'; }
+	ok "$(us "$served") - $(us "$plain") > 5" "top under randstat exec sees the job; plain top does not"
+fi
+
 echo
 result "$fail" "the demonstration came out as it should"
 ktap_end

@@ -717,6 +717,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "exec"))
 		return rs_exec_main(argc - 1, argv + 1);
+	if (rs_unprivileged())
+		return EXIT_USAGE;
 	memset(&o, 0, sizeof(o));
 	ret = parse_args(argc, argv, &o);
 	if (ret < 0)

@@ -58,6 +58,21 @@ static int target_ids(uid_t *uid, gid_t *gid, int *sudo)
 	return 0;
 }
 
+int rs_unprivileged(void)
+{
+	uid_t uid = getuid();
+	gid_t gid = getgid();
+
+	if (uid == geteuid() && gid == getegid())
+		return 0;
+	if (setgid(gid) || setuid(uid) || geteuid() != uid ||
+	    getegid() != gid) {
+		perror("randstat: dropping setuid privileges");
+		return -1;
+	}
+	return 0;
+}
+
 int rs_exec_main(int argc, char **argv)
 {
 	const char *file = getenv("RANDSTAT_FS_STAT");

@@ -7,4 +7,8 @@
  * (125 its own error, 126 the command cannot run, 127 not found). */
 int rs_exec_main(int argc, char **argv);
 
+/* rs_unprivileged: a setuid install serves exec only: everything else
+ * runs as the caller.  0, or -1 (and a message) if that fails. */
+int rs_unprivileged(void);
+
 #endif

@@ -132,6 +132,29 @@ st=$?
 [ $st -eq 125 ] && grep -q 'needs root' /tmp/out
 ok_or_show $? "randstat exec as a plain user (not setuid): refused (125), says it needs root" /tmp/out
 
+# A setuid-root install: exec serves a plain user, who runs as itself and
+# cannot choose the file; the reader's other modes run as the caller.
+cp $RS /tmp/randstat-suid
+chmod 4755 /tmp/randstat-suid
+echo "cpu  1 1 1 1 1 1 1 1 1 1" >/tmp/fake
+chmod 644 /tmp/fake
+/progs/runas -u 65534 /tmp/randstat-suid exec --stat /tmp/fake -- sh -c \
+	'id -u; grep -c " /proc/stat " /proc/self/mountinfo; head -n 1 /proc/stat' >/tmp/out 2>&1
+st=$?
+[ $st -eq 0 ] && [ "$(sed -n 1p /tmp/out)" = 65534 ] && [ "$(sed -n 2p /tmp/out)" = 1 ] &&
+	sed -n 3p /tmp/out | grep -q '^cpu ' && ! grep -q '^cpu  1 1 1 1 1 1 1 1 1 1$' /tmp/out
+ok_or_show $? "randstat exec setuid root: a plain user gets the served /proc/stat (not its --stat), as itself" /tmp/out
+cat /proc/stat >/tmp/secret.stat
+cat /proc/randstat >/tmp/secret.rs
+chmod 600 /tmp/secret.stat /tmp/secret.rs
+/tmp/randstat-suid --stat /tmp/secret.stat --randstat /tmp/secret.rs >/tmp/out 2>&1
+st=$?
+/progs/runas -u 65534 /tmp/randstat-suid --stat /tmp/secret.stat --randstat /tmp/secret.rs >>/tmp/out 2>&1
+st2=$?
+diag "root reads the 0600 captures: exit $st; uid 65534 through the setuid reader: exit $st2"
+[ $st -eq 0 ] && [ $st2 -eq 2 ] && grep -q 'Permission denied' /tmp/out
+ok_or_show $? "setuid reader: its own modes run as the caller (a root-only file stays unreadable)" /tmp/out
+
 # --- the tools against the reader, on a 2 ms / 8 ms job ------------------
 # Each tool and the reader over the same 3 s, started together: their
 # windows differ by the start-up of each (tens of ms) and the served
@@ -293,8 +316,6 @@ n3=$(grep -c "killed by signal 9; starting another" /tmp/fs.err)
 result $? "the daemon logs the unload once, randstat's return, and replaces its killed worker"
 
 # --- another user --------------------------------------------------------------
-echo "cpu  1 1 1 1 1 1 1 1 1 1" >/tmp/fake
-chmod 644 /tmp/fake
 bad=0
 /progs/runas -u 65534 sh -c "echo x >$F" 2>/dev/null && { diag "65534 wrote the served file"; bad=1; }
 /progs/runas -u 65534 mount --bind /tmp/fake /proc/stat 2>/dev/null && { diag "65534 bound over /proc/stat"; bad=1; }

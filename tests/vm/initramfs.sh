@@ -151,7 +151,11 @@ copy_dyn() {
 if [ -x "$repo/userspace/randstat-fs" ]; then
 	copy_dyn "$repo/userspace/randstat-fs" /usr/bin/randstat-fs
 fi
-cp "$repo/userspace/randstat-fs-mount" "$root/progs/"
+# randstat-fs-mount and the systemd unit that runs it, whose commands the
+# suite runs (no systemd in the guest).
+mkdir -p "$root/usr/bin"
+cp "$repo/userspace/randstat-fs-mount" "$root/usr/bin/"
+cp "$repo/userspace/systemd/randstat-fs.service" "$root/tests/"
 for f in /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
 	/usr/lib/sysstat/sadc /usr/bin/fusermount3 /usr/bin/prometheus-node-exporter; do
 	if [ -x "$f" ]; then copy_dyn "$f"; fi

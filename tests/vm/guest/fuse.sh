@@ -22,7 +22,7 @@ dmesg -c >/dev/null
 missing=
 for f in $RS $FS /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
 	/usr/lib/sysstat/sadc /usr/bin/fusermount3 /lib/modules/extra/fuse.ko \
-	/progs/iso /progs/fsread /progs/randstat-fs-mount \
+	/progs/iso /progs/fsread /usr/bin/randstat-fs-mount \
 	/usr/bin/prometheus-node-exporter; do
 	[ -e "$f" ] || missing="$missing $f"
 done
@@ -334,18 +334,18 @@ diag "root's randstat exec sees: $(cat /tmp/out)"
 	kill -0 $FSPID
 result $? "uid 65534 cannot write the file, mount over /proc/stat, kill the daemon or change another namespace's /proc/stat"
 
-# --- system-wide, as the systemd unit does -------------------------------------
-/progs/randstat-fs-mount bind $MNT
+# --- system-wide: randstat-fs-mount, with the unprivileged daemon -------------
+/usr/bin/randstat-fs-mount bind $MNT
 st=$?
-/progs/randstat-fs-mount status
+/usr/bin/randstat-fs-mount status
 st2=$?
 /usr/bin/vmstat 1 2 >/tmp/vm 2>&1
 st3=$?
 /progs/fsread chunks /proc/stat >/tmp/out 2>&1
 st4=$?
-/progs/randstat-fs-mount unbind
+/usr/bin/randstat-fs-mount unbind
 st5=$?
-/progs/randstat-fs-mount status
+/usr/bin/randstat-fs-mount status
 st6=$?
 diag "bind $st, status $st2, vmstat $st3, fsread on /proc/stat $st4, unbind $st5, status after $st6"
 [ $st -eq 0 ] && [ $st2 -eq 0 ] && [ $st3 -eq 0 ] && [ $st4 -eq 0 ] && [ $st5 -eq 0 ] && [ $st6 -ne 0 ] &&
@@ -361,5 +361,45 @@ $RS exec -- true >/tmp/out 2>&1
 st2=$?
 [ $st -eq 0 ] && ! grep -q fuse.randstat /proc/mounts && [ $st2 -eq 125 ] && grep -q 'no randstat-fs file' /tmp/out
 ok_or_show $? "SIGTERM: the daemon unmounts and exits 0; randstat exec then says there is no file" /tmp/out
+# --- the systemd unit's commands, in systemd's order --------------------------
+# No systemd in the guest: the unit's Exec lines are run as systemd runs
+# them (a leading '-': failure ignored), with @BINDIR@ as make install
+# sets it, and the daemon stopped by SIGTERM between ExecStop and
+# ExecStopPost.
+unit=/tests/randstat-fs.service
+uexec() { sed -n "s/^$1=//p" $unit | sed 's|@BINDIR@|/usr/bin|g'; }
+# ulines KEY: run the unit's KEY lines; non-zero if one without '-' failed.
+ulines() {
+	uexec "$1" | while IFS= read -r _l; do
+		case $_l in
+		-*) sh -c "${_l#-}" >/dev/null 2>&1 || true ;;
+		*) echo "# $1: $_l"; sh -c "$_l" || exit 1 ;;
+		esac
+	done
+}
+ulines ExecStartPre
+s1=$?
+sh -c "exec $(uexec ExecStart)" 2>/tmp/unit.err &
+upid=$!
+ulines ExecStartPost
+s2=$?
+/usr/bin/randstat-fs-mount status
+s3=$?
+/usr/bin/vmstat 1 2 >/tmp/vm 2>&1
+s4=$?
+ulines ExecStop
+s5=$?
+kill $upid
+wait $upid
+s6=$?
+ulines ExecStopPost
+s7=$?
+/usr/bin/randstat-fs-mount status
+s8=$?
+diag "ExecStartPre $s1, ExecStartPost $s2, /proc/stat ours $s3, vmstat $s4, ExecStop $s5, daemon $s6, ExecStopPost $s7, /proc/stat ours after $s8"
+[ $s1 -eq 0 ] && [ $s2 -eq 0 ] && [ $s3 -eq 0 ] && [ $s4 -eq 0 ] && [ $s5 -eq 0 ] && [ $s6 -eq 0 ] &&
+	[ $s7 -eq 0 ] && [ $s8 -ne 0 ] && ! grep -q fuse.randstat /proc/mounts &&
+	[ "$(grep -c ' /proc/stat ' /proc/self/mountinfo)" = 0 ]
+ok_or_show $? "randstat-fs.service's commands: start binds the served file over /proc/stat, stop gives the kernel's back" /tmp/unit.err
 dmesg_clean "dmesg: no WARNING, BUG, Oops or lockdep report"
 ktap_end

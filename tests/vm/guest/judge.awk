@@ -8,6 +8,8 @@ function g(k) {
 }
 function el(c) { return g("sampler." c ".elapsed_ns") }
 function nsamp(c) { return g("sampler." c ".samples") }
+# Callbacks: samples less the expiries counted as samples in a later one.
+function ncb(c,  k) { k = nsamp(c) - g("sampler." c ".overruns"); return k > 0 ? k : 1 }
 # The count estimator over the window (estimator.c): class k's time is
 # its share of the window's samples times the window's elapsed time less
 # steal; steal is the kernel's own.
@@ -50,7 +52,7 @@ function classes(c,  i, s, k) {
 	for (i = 1; i <= 8; i++)
 		s = s " " k[i] " " pct(share(c, k[i]))
 	print s " (n=" nsamp(c) ", overruns " g("sampler." c ".overruns") ", mean lateness " \
-		sprintf("%.0f", g("sampler." c ".late_ns") / (nsamp(c) ? nsamp(c) : 1) / 1e3) \
+		sprintf("%.0f", g("sampler." c ".late_ns") / ncb(c) / 1e3) \
 		"us, elapsed " ms(el(c)) ", wall " ms(g("wall")) ")"
 }
 function stat_classes(c,  i, s, k) {

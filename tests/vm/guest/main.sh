@@ -78,8 +78,8 @@ MEAN_PROG='END {
 		print "# " c " mean interval " sprintf("%.3f", mean / 1e6) "ms over " m \
 			" (want " sprintf("%.3f", want / 1e6) "ms +- 4*" sprintf("%.3f", se / 1e6) \
 			"ms), overruns " g("sampler." c ".overruns") ", mean lateness " \
-			sprintf("%.1f", g("sampler." c ".late_ns") / (nsamp(c) ? nsamp(c) : 1) / 1e3) \
-			"us, mean cost " sprintf("%.1f", g("sampler." c ".cost_ns") / (nsamp(c) ? nsamp(c) : 1) / 1e3) "us"
+			sprintf("%.1f", g("sampler." c ".late_ns") / ncb(c) / 1e3) \
+			"us, mean cost " sprintf("%.1f", g("sampler." c ".cost_ns") / ncb(c) / 1e3) "us"
 		ok = ok && m > 0 && sq(mean - want) <= sq(4 * se)
 	}
 	verdict(ok)

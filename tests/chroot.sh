@@ -57,3 +57,79 @@ have_packages() {
 		"${packages[@]}" 2>/dev/null | grep -c '^ii') || true
 	[ "$n" -eq ${#packages[@]} ]
 }
+
+# chroot_ensure RELEASE DIR LOG STAMP: create the bookworm-style chroot DIR
+# of RELEASE with ${packages[@]} (the caller's array), or reuse it, or
+# refresh its packages when $refresh is 1, its STAMP file is over 7 days
+# old or a package is missing.  debootstrap and apt output go to LOG.
+# Used by dkms.sh and deb.sh (each with its own DIR).
+# shellcheck disable=SC2154 # packages and refresh are the sourcing script's
+chroot_ensure() {
+	local rel=$1 dir=$2 log=$3 stamp=$4 new=$2.new include
+	if [ -f "$dir/$stamp" ]; then
+		if [ "$refresh" = 1 ] || [ -n "$(find "$dir/$stamp" -mtime +7)" ] ||
+		   ! have_packages "$dir"; then
+			echo "# refreshing the chroot's packages"
+			if mount_proc "$dir" && {
+				apt_get "$dir" update &&
+				apt_get "$dir" install -y --no-install-recommends "${packages[@]}" &&
+				apt_get "$dir" autoremove -y --purge &&
+				apt_get "$dir" clean
+			} >>"$log" 2>&1; then
+				touch "$dir/$stamp"
+			else
+				echo "# refresh failed, using the old packages (see $log)"
+			fi
+			chroot_cleanup
+		fi
+		return 0
+	fi
+	command -v debootstrap >/dev/null || {
+		apt-get update -q >/dev/null
+		apt-get install -y --no-install-recommends debootstrap >/dev/null
+	}
+	[ -e "$dir" ] && safe_rm "$dir"
+	[ -e "$new" ] && safe_rm "$new"
+	echo "# creating chroot $dir (2-3 minutes)"
+	include=$(IFS=,; echo "${packages[*]}")
+	if ! { debootstrap --variant=minbase --include="$include" "$rel" "$new" &&
+	       mount_proc "$new" &&
+	       apt_get "$new" install -y --no-install-recommends "${packages[@]}" &&
+	       apt_get "$new" clean; } >"$log" 2>&1; then
+		chroot_cleanup
+		return 1
+	fi
+	chroot_cleanup
+	touch "$new/$stamp"
+	mv "$new" "$dir"
+}
+
+# chroot_kernels DIR: the kernels in chroot DIR that have a build tree
+# (headers).  The build links are absolute, so look from inside the chroot.
+chroot_kernels() {
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	in_chroot "$1" sh -c 'for f in /lib/modules/*/build/Makefile; do
+		[ -f "$f" ] || continue
+		k=${f%/build/Makefile}; echo "${k##*/}"
+	done' | sort -V
+}
+
+# chroot_ko_files DIR KVER: randstat.ko* installed in chroot DIR for KVER
+# (any compression).
+chroot_ko_files() {
+	find "$1/lib/modules/$2" -name 'randstat.ko*' 2>/dev/null | sort
+}
+
+# chroot_remove_randstat DIR: remove randstat from DKMS in chroot DIR, with
+# its sources and any module left, whatever an earlier (maybe aborted) run
+# left there.
+chroot_remove_randstat() {
+	local dir=$1 v
+	for v in "$dir"/var/lib/dkms/randstat/*/; do
+		[ -d "$v/source" ] || [ -L "$v/source" ] || continue
+		v=${v%/}
+		in_chroot "$dir" dkms remove "randstat/${v##*/}" --all >/dev/null 2>&1 || true
+	done
+	rm -rf "$dir/var/lib/dkms/randstat" "$dir"/usr/src/randstat-*
+	find "$dir/lib/modules" -name 'randstat.ko*' -delete 2>/dev/null || true
+}

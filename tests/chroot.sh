@@ -133,3 +133,42 @@ chroot_remove_randstat() {
 	rm -rf "$dir/var/lib/dkms/randstat" "$dir"/usr/src/randstat-*
 	find "$dir/lib/modules" -name 'randstat.ko*' -delete 2>/dev/null || true
 }
+
+# chroot_script_start NAME SCRIPT ARGS...: the start of dkms.sh and deb.sh.
+# ARGS: --refresh sets refresh=1, -h prints SCRIPT's header comment (from
+# line 3 to `set -euo`).  Must be root.  Sets the paths the script works
+# in: cache (RANDSTAT_CACHE, ~/.cache/randstat), release (bookworm), root
+# (its own chroot, cache/chroot-NAME-bookworm), log (debootstrap and apt
+# output), out (cache/NAME, logs of the last run) and stamp (in the chroot
+# when it is complete); and takes a lock, one run per NAME and cache.
+# shellcheck disable=SC2034 # the variables are the sourcing script's
+chroot_script_start() {
+	local name=$1 script=$2 arg
+	shift 2
+	refresh=0
+	for arg in "$@"; do
+		case $arg in
+		--refresh)	refresh=1 ;;
+		-h|--help)	chroot_usage "$script"; exit 0 ;;
+		*)		echo "$name.sh: unknown argument '$arg'" >&2
+				chroot_usage "$script" >&2; exit 2 ;;
+		esac
+	done
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "$name.sh: must run as root (debootstrap, chroot, dkms, apt-get)" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive LC_ALL=C
+	cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
+	release=bookworm
+	root=$cache/chroot-$name-$release
+	log=$root.log
+	out=$cache/$name
+	stamp=.randstat-$name-complete
+	mkdir -p "$cache" "$out"
+	exec 9>"$cache/.$name.lock"
+	flock 9
+}
+chroot_usage() {
+	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "$1"
+}

@@ -31,48 +31,20 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
-release=bookworm
-root=$cache/chroot-deb-$release
-log=$cache/chroot-deb-$release.log
-out=$cache/deb
-refresh=0
 # What randstat-dkms's dkms needs to build (as in dkms.sh), two kernels,
 # and systemd for systemd-analyze verify to check the units against.
 packages=(dkms make gcc libc6-dev kmod openssl systemd
 	linux-headers-amd64 linux-headers-rt-amd64)
-stamp=.randstat-deb-complete
 fixture=userspace/tests/fixtures/vm-normal.randstat
 prom=/var/lib/prometheus/node-exporter/randstat.prom
 helper=/usr/libexec/randstat/randstat-textfile
 
-usage() {
-	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
-}
-
-for arg in "$@"; do
-	case $arg in
-	--refresh)	refresh=1 ;;
-	-h|--help)	usage; exit 0 ;;
-	*)		echo "deb.sh: unknown argument '$arg'" >&2
-			usage >&2; exit 2 ;;
-	esac
-done
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "deb.sh: must run as root (debootstrap, chroot, apt-get)" >&2
-	exit 1
-fi
-
-export DEBIAN_FRONTEND=noninteractive LC_ALL=C
-mkdir -p "$cache" "$out"
-exec 9>"$cache/.deb.lock"
-flock 9
+# shellcheck source=tests/chroot.sh
+. "$(dirname "$0")/chroot.sh"
+chroot_script_start deb "${BASH_SOURCE[0]}" "$@"
 
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
-# shellcheck source=tests/chroot.sh
-. "$(dirname "$0")/chroot.sh"
 
 exporter_pid=
 # shellcheck disable=SC2317 # called by the trap
@@ -179,14 +151,18 @@ cp -r "$out/v1" "$out/v2" "$root/build/"
 cp userspace/tests/fixtures/*.randstat "$root/build/"
 
 # --- install ---------------------------------------------------------------
-t=$(date +%s)
-if in_root sh -c 'cd /build/v1 && apt-get -q install -y ./*.deb' \
-	>"$out/install.log" 2>&1; then
-	ok "apt-get install ./*.deb (version $version, $(($(date +%s) - t)) s)"
-else
-	not_ok "apt-get install ./*.deb (see $out/install.log)"
-	diag_file "$out/install.log" 30
-fi
+# apt_install_debs DIR WHAT LOG: apt-get install ./*.deb in the chroot's /build/DIR.
+apt_install_debs() {
+	local t
+	t=$(date +%s)
+	if in_root sh -c "cd /build/$1 && apt-get -q install -y ./*.deb" >"$out/$3" 2>&1; then
+		ok "$2: apt-get install ./*.deb ($(($(date +%s) - t)) s)"
+	else
+		not_ok "$2: apt-get install ./*.deb (see $out/$3)"
+		diag_file "$out/$3" 30
+	fi
+}
+apt_install_debs v1 "install $version" install.log
 check "randstat and randstat-dkms $version installed" \
 	test "$(pkg_version randstat)/$(pkg_version randstat-dkms)" = "$version/$version"
 
@@ -351,14 +327,7 @@ check "RANDSTAT_LOAD_MODULE=no, dpkg-reconfigure: no modules-load.d file" \
 	test ! -e "$root/etc/modules-load.d/randstat.conf"
 
 # --- upgrade to the next version --------------------------------------------
-t=$(date +%s)
-if in_root sh -c 'cd /build/v2 && apt-get -q install -y ./*.deb' \
-	>"$out/upgrade.log" 2>&1; then
-	ok "upgrade: apt-get install ./*.deb (version $next, $(($(date +%s) - t)) s)"
-else
-	not_ok "upgrade: apt-get install ./*.deb (see $out/upgrade.log)"
-	diag_file "$out/upgrade.log" 30
-fi
+apt_install_debs v2 "upgrade to $next" upgrade.log
 check "randstat and randstat-dkms $next installed" \
 	test "$(pkg_version randstat)/$(pkg_version randstat-dkms)" = "$next/$next"
 check_module "$next_upstream"

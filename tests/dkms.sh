@@ -26,49 +26,18 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
-release=bookworm
-root=$cache/chroot-dkms-$release
-log=$cache/chroot-dkms-$release.log
-out=$cache/dkms
-refresh=0
 # dkms pulls in gcc, make, dpkg-dev, patch and kmod (modinfo, depmod);
 # openssl lets dkms create its MOK key and sign the module.
 packages=(dkms make gcc libc6-dev kmod openssl
 	linux-headers-amd64 linux-headers-rt-amd64)
-stamp=.randstat-dkms-complete
 src=/build/randstat
 
-usage() {
-	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
-}
-
-for arg in "$@"; do
-	case $arg in
-	--refresh)	refresh=1 ;;
-	-h|--help)	usage; exit 0 ;;
-	*)		echo "dkms.sh: unknown argument '$arg'" >&2
-			usage >&2; exit 2 ;;
-	esac
-done
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "dkms.sh: must run as root (debootstrap, chroot, dkms)" >&2
-	exit 1
-fi
-
-export DEBIAN_FRONTEND=noninteractive LC_ALL=C
-mkdir -p "$cache" "$out"
-
-# One run at a time per cache.
-exec 9>"$cache/.dkms.lock"
-flock 9
+# shellcheck source=tests/chroot.sh
+. "$(dirname "$0")/chroot.sh"
+chroot_script_start dkms "${BASH_SOURCE[0]}" "$@"
 
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
-# shellcheck source=tests/chroot.sh
-. "$(dirname "$0")/chroot.sh"
-
 # ensure_chroot: create (or reuse, or refresh) the chroot.
 ensure_chroot() { chroot_ensure "$release" "$root" "$log" "$stamp"; }
 kernels() { chroot_kernels "$root"; }

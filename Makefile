@@ -115,6 +115,9 @@ deb:
 		echo "randstat: make deb needs debhelper and dh-dkms:" >&2; \
 		echo "  sudo apt-get install debhelper dh-dkms build-essential" >&2; \
 		exit 1; }
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { \
+		echo "randstat: make deb copies the files git lists: run it in a git clone." >&2; \
+		exit 1; }
 	set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
 	mkdir -p "$$tmp/randstat" $(DIST)/debug; \
 	git ls-files -z --cached --others --exclude-standard | \

@@ -13,7 +13,10 @@
 # next version (a changelog entry added in a copy of the tree) rebuilds the
 # module, and that `apt-get purge` leaves nothing.  Then Debian's real
 # prometheus-node-exporter, run on the host on 127.0.0.1, serves the
-# randstat.prom the packaged helper wrote from a captured fixture.  TAP.
+# randstat.prom the packaged helper wrote from a captured fixture, and
+# Debian's Prometheus, scraping it while the file moves to a later capture,
+# evaluates Documentation/randstat.rst's PromQL example to the busy share
+# worked out from the two files.  TAP.
 #
 # Usage: tests/deb.sh [--refresh] [-h]
 #   RANDSTAT_CACHE=<dir>   cache, default ~/.cache/randstat:
@@ -23,8 +26,9 @@
 #   --refresh   apt-get update and upgrade the chroot's packages first
 #               (done anyway when the chroot is over 7 days old).
 #
-# Needs root (debootstrap, chroot), git, debhelper, dh-dkms, lintian and
-# prometheus-node-exporter on the host (tests/deps.sh installs them).
+# Needs root (debootstrap, chroot), git, debhelper, dh-dkms, lintian,
+# prometheus-node-exporter, prometheus, curl and python3 on the host
+# (tests/deps.sh installs them).  The servers are killed at exit.
 # Exits non-zero if any test failed.
 set -euo pipefail
 
@@ -35,7 +39,7 @@ cd "$repo"
 # and systemd for systemd-analyze verify to check the units against.
 packages=(dkms make gcc libc6-dev kmod openssl systemd
 	linux-headers-amd64 linux-headers-rt-amd64)
-fixture=userspace/tests/fixtures/vm-normal.randstat
+fixture=userspace/tests/fixtures/normal.randstat
 prom=/var/lib/prometheus/node-exporter/randstat.prom
 helper=/usr/libexec/randstat/randstat-textfile
 
@@ -46,10 +50,12 @@ chroot_script_start deb "${BASH_SOURCE[0]}" "$@"
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
 
-exporter_pid=
+# The servers started (node_exporter, prometheus), killed at exit.
+pids=()
 # shellcheck disable=SC2317 # called by the trap
 cleanup() {
-	[ -z "$exporter_pid" ] || kill "$exporter_pid" 2>/dev/null || true
+	local pid
+	for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
 	chroot_cleanup
 }
 trap cleanup EXIT
@@ -262,37 +268,79 @@ expect_failure 3 "module not loaded" unshare --mount bash -c \
 expect_failure 2 "damaged /proc/randstat" in_root "$helper" --randstat /build/garbage.randstat
 
 # --- a real node_exporter on the host, reading what the helper wrote --------
-exporter() {
-	local dir=$out/textfile port try metrics=$out/metrics.txt
-	rm -rf "$dir" "$metrics" && mkdir -p "$dir"
-	cp "$root$prom" "$dir/"
+# serve NAME READY LOG CMD...: start CMD in the background on a free port of
+# 127.0.0.1 (an argument @PORT@ is replaced by it; up to 5 ports tried), and
+# wait up to 10 s for http://127.0.0.1:PORT/READY to answer.  Sets
+# served_pid and served_port, or returns 1.
+served_pid=
+served_port=
+serve() {
+	local name=$1 ready=$2 log=$3 try port args
+	shift 3
 	for try in 1 2 3 4 5; do
 		port=$((20000 + RANDOM % 20000))
-		prometheus-node-exporter --web.listen-address="127.0.0.1:$port" \
-			--collector.disable-defaults --collector.textfile \
-			--collector.cpu --collector.textfile.directory="$dir" \
-			>"$out/exporter.log" 2>&1 &
-		exporter_pid=$!
-		# Up to 5 s to answer; it exits at once if the port is taken.
-		for _ in $(seq 50); do
-			kill -0 "$exporter_pid" 2>/dev/null || break
-			curl -sf "http://127.0.0.1:$port/metrics" -o "$metrics" && break
+		args=("${@//@PORT@/$port}")
+		"${args[@]}" >"$log" 2>&1 &
+		served_pid=$!
+		pids+=("$served_pid")
+		# It exits at once if the port is taken.
+		for _ in $(seq 100); do
+			kill -0 "$served_pid" 2>/dev/null || break
+			if curl -sf "http://127.0.0.1:$port/$ready" -o /dev/null; then
+				served_port=$port
+				return 0
+			fi
 			sleep 0.1
 		done
-		kill -0 "$exporter_pid" 2>/dev/null &&
-			grep -q '^node_exporter_build_info' "$metrics" 2>/dev/null && break
-		rm -f "$metrics"
-		kill "$exporter_pid" 2>/dev/null || true
-		wait "$exporter_pid" 2>/dev/null || true
-		exporter_pid=
-		diag "port $port: no answer (try $try)"
+		kill "$served_pid" 2>/dev/null || true
+		wait "$served_pid" 2>/dev/null || true
+		diag "$name: no answer on port $port (try $try)"
 	done
-	if [ -z "$exporter_pid" ]; then
+	diag_file "$log"
+	return 1
+}
+
+# promql MARK: the PromQL expression in Documentation/randstat.rst's
+# literal block after the comment line "  # MARK", on one line.
+promql() {
+	awk -v mark="  # $1" '$0 == mark { f = 1; next }
+		f && /^ *$/ { exit } f { sub(/^ +/, ""); printf "%s ", $0 }' \
+		Documentation/randstat.rst
+}
+
+# prom_query QUERY: Prometheus's instant result, "cpu value" per series.
+prom_query() {
+	curl -sf "http://127.0.0.1:$prom_port/api/v1/query" \
+		--data-urlencode "query=$1" | python3 -c '
+import json, sys
+for r in json.load(sys.stdin)["data"]["result"]:
+    print(r["metric"].get("cpu", "-"), r["value"][1])'
+}
+
+# busy_share OLD NEW: per cpu, 1 - (idle + iowait) / all over the interval
+# between two outputs of randstat --prometheus, "cpu share" per line.
+busy_share() {
+	awk 'match($1, /^randstat_cpu_seconds_total\{cpu="[^"]*",mode="[^"]*"\}$/) {
+		split($1, l, "\""); c = l[2]; m = l[4]
+		d = (FILENAME == ARGV[1] ? -$2 : $2)
+		all[c] += d; if (m == "idle" || m == "iowait") idle[c] += d
+	} END { for (c in all) printf "%s %.9f\n", c, 1 - idle[c] / all[c] }' "$1" "$2" | sort
+}
+
+exporter() {
+	local dir=$out/textfile metrics=$out/metrics.txt url want got
+	rm -rf "$dir" "$metrics" && mkdir -p "$dir"
+	cp "$root$prom" "$dir/"
+	if ! serve node_exporter metrics "$out/exporter.log" \
+		prometheus-node-exporter --web.listen-address=127.0.0.1:@PORT@ \
+		--collector.disable-defaults --collector.textfile \
+		--collector.cpu --collector.textfile.directory="$dir"; then
 		not_ok "prometheus-node-exporter on 127.0.0.1 answers /metrics"
-		diag_file "$out/exporter.log"
 		return
 	fi
-	ok "prometheus-node-exporter $(prometheus-node-exporter --version 2>&1 | sed -n '1s/.*version \([^ ]*\).*/\1/p') on 127.0.0.1:$port answers /metrics"
+	url=http://127.0.0.1:$served_port/metrics
+	curl -sf "$url" -o "$metrics" || true
+	ok "prometheus-node-exporter $(prometheus-node-exporter --version 2>&1 | sed -n '1s/.*version \([^ ]*\).*/\1/p') on 127.0.0.1:$served_port answers /metrics"
 	check "node_textfile_scrape_error 0" grep -qx 'node_textfile_scrape_error 0' "$metrics"
 	check "HELP and TYPE for randstat_cpu_seconds_total" \
 		sh -c "grep -q '^# HELP randstat_cpu_seconds_total ' '$metrics' &&
@@ -300,7 +348,6 @@ exporter() {
 	check "randstat_sampler_online is a gauge" \
 		grep -qx '# TYPE randstat_sampler_online gauge' "$metrics"
 	# Every sample of randstat.prom is served, with its labels and value.
-	local want got
 	want=$(grep -c '^randstat_' "$dir/randstat.prom")
 	got=$(awk 'NR == FNR { if ($1 ~ /^randstat_/) v[$1] = $2; next }
 		   $1 in v && v[$1] + 0 == $2 + 0 { n++ } END { print n + 0 }' \
@@ -309,16 +356,79 @@ exporter() {
 		test "$want" -gt 0 -a "$got" = "$want"
 	check "node_cpu_seconds_total beside them (for the PromQL example)" \
 		grep -q '^node_cpu_seconds_total{cpu="0",mode="idle"} ' "$metrics"
+
+	prometheus_eval "$dir" "$served_port"
+
 	# The error check above can fail: a damaged file is reported.
 	printf 'randstat_broken{cpu="0" 1\n' >"$dir/broken.prom"
-	curl -sf "http://127.0.0.1:$port/metrics" -o "$metrics" || true
+	curl -sf "$url" -o "$metrics" || true
 	check "a damaged .prom gives node_textfile_scrape_error 1" \
 		grep -qx 'node_textfile_scrape_error 1' "$metrics"
-	kill "$exporter_pid" 2>/dev/null || true
-	wait "$exporter_pid" 2>/dev/null || true
-	exporter_pid=
 }
+
+# prometheus_eval DIR PORT: Debian's Prometheus scrapes the node_exporter on
+# PORT every second while DIR/randstat.prom goes from the fixture normal.*
+# to later.* (10 s on), then evaluates the documentation's two queries:
+# randstat's busy share must be the one worked out from the two files, the
+# tick's a share for every CPU of this machine.  These fixtures have no
+# counter that starts at 0 and grows (vm-normal's have), so rate()
+# extrapolates every series alike and the ratio is exact.
+prometheus_eval() {
+	local dir=$1 pdir=$out/prometheus q_rs q_node later expect got close
+	rm -rf "$pdir" && mkdir -p "$pdir"
+	cat >"$pdir/prometheus.yml" <<-EOT
+	global: {scrape_interval: 1s, evaluation_interval: 1s}
+	scrape_configs:
+	  - job_name: node
+	    static_configs: [{targets: ['127.0.0.1:$2']}]
+	EOT
+	if ! serve prometheus -/ready "$pdir/log" prometheus \
+		--config.file="$pdir/prometheus.yml" --storage.tsdb.path="$pdir/data" \
+		--web.listen-address=127.0.0.1:@PORT@; then
+		not_ok "prometheus on 127.0.0.1 ready"
+		return
+	fi
+	prom_port=$served_port
+	ok "prometheus $(prometheus --version 2>&1 | sed -n '1s/.*version \([^ ]*\).*/\1/p') on 127.0.0.1:$prom_port scrapes it every second"
+	q_rs=$(promql 'randstat: the share of time not idle (idle and iowait), per CPU')
+	q_node=$(promql "the kernel's tick, the same way")
+	diag "randstat's query: $q_rs"
+	check "the documentation has both queries" test -n "$q_rs" -a -n "$q_node"
+	# Two scrapes of the first capture, then the second, atomically.
+	for _ in $(seq 150); do
+		[ "$(prom_query 'count_over_time(randstat_sampler_online{cpu="1"}[5m])' |
+			awk '{ print $2 }')" -ge 2 ] 2>/dev/null && break
+		sleep 0.1
+	done
+	later=$(in_root randstat --prometheus --randstat /build/later.randstat) || true
+	printf '%s\n' "$later" >"$dir/.randstat.prom.later"
+	mv "$dir/.randstat.prom.later" "$dir/randstat.prom"
+	want=$(awk '$1 == "randstat_cpu_seconds_total{cpu=\"1\",mode=\"user\"}" { print $2 + 0 }' "$dir/randstat.prom")
+	for _ in $(seq 150); do
+		[ "$(prom_query 'randstat_cpu_seconds_total{cpu="1",mode="user"}' |
+			awk '{ print $2 + 0 }')" = "$want" ] && break
+		sleep 0.1
+	done
+	expect=$(busy_share "$out/good.prom" "$dir/randstat.prom")
+	got=$(prom_query "$q_rs" | sort)
+	diag "busy share (cpu share) from the files: ${expect//$'\n'/, }; from Prometheus: ${got//$'\n'/, }"
+	close=$(join <(printf '%s\n' "$expect") <(printf '%s\n' "$got") |
+		awk '{ d = $2 - $3; if (d < 0) d = -d; if (d < 1e-6) n++ }
+		     END { print n + 0 }')
+	check "randstat's busy share in PromQL is the files' for both CPUs" \
+		test "$(wc -l <<<"$expect")" = 2 -a "$close" = 2 -a "$(wc -l <<<"$got")" = 2
+	got=$(prom_query "$q_node")
+	diag "the tick's busy share on this machine: ${got//$'\n'/, }"
+	check "the tick's busy share in PromQL: one share in [0, 1] per CPU ($(nproc))" \
+		test "$(awk '$2 >= 0 && $2 <= 1' <<<"$got" | wc -l)" = "$(nproc)"
+}
+prom_port=
 exporter
+for pid in "${pids[@]}"; do
+	kill "$pid" 2>/dev/null || true
+	wait "$pid" 2>/dev/null || true
+done
+pids=()
 
 # --- RANDSTAT_LOAD_MODULE=no ------------------------------------------------
 sed -i 's/^RANDSTAT_LOAD_MODULE=.*/RANDSTAT_LOAD_MODULE=no/' "$root/etc/default/randstat"

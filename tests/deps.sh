@@ -17,7 +17,7 @@ packages=(
 	packages+=(linux-source bc flex bison python3	# KUnit on UML
 		git debhelper dh-dkms build-essential lintian	# make deb
 		debootstrap systemd			# tests/deb.sh's chroot, units
-		prometheus-node-exporter curl)		# and its node_exporter
+		prometheus-node-exporter prometheus curl)	# its node_exporter
 
 missing=()
 for p in "${packages[@]}"; do

@@ -14,7 +14,10 @@ packages=(
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# the guest
 )
 [ "${1:-}" = demo ] ||
-	packages+=(linux-source bc flex bison python3)	# KUnit on UML
+	packages+=(linux-source bc flex bison python3	# KUnit on UML
+		git debhelper dh-dkms build-essential lintian	# make deb
+		debootstrap systemd			# tests/deb.sh's chroot, units
+		prometheus-node-exporter prometheus curl)	# its node_exporter
 
 missing=()
 for p in "${packages[@]}"; do

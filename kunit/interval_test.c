@@ -29,6 +29,26 @@ static void seed_rng(struct randstat_rng *r, u64 seed)
 #define CHI2_P001_DF2_X1000	13816	/* 2 degrees of freedom */
 #define CHI2_P001_DF31_X1000	61098	/* 31 degrees of freedom */
 
+/*
+ * Chi-square of NBINS equally likely bins, each expecting @expected, below
+ * @crit_x1000 / 1000 (the p = 0.001 critical value for nbins - 1 degrees
+ * of freedom).
+ */
+static void expect_fit(struct kunit *test, const u64 *bins, int nbins,
+		       u64 expected, u64 crit_x1000)
+{
+	u64 chi2 = 0;
+	int i;
+
+	for (i = 0; i < nbins; i++)
+		chi2 += (bins[i] - expected) * (bins[i] - expected);
+	kunit_info(test, "chi-square %llu.%03llu, %d df, p=0.001 at %llu.%03llu\n",
+		   div_u64(chi2, expected),
+		   div_u64(1000 * (chi2 % expected), expected), nbins - 1,
+		   crit_x1000 / 1000, crit_x1000 % 1000);
+	KUNIT_EXPECT_LT(test, 1000 * chi2, crit_x1000 * expected);
+}
+
 struct window_case {
 	const char *name;
 	u32 tmin, tmax;
@@ -61,7 +81,7 @@ static void draw_uniform_test(struct kunit *test)
 	const struct window_case *c = test->param_value;
 	u64 span = (u64)c->tmax - c->tmin + 1;
 	u64 bins[NBINS] = { 0 };
-	u64 sum = 0, expected, chi2 = 0, sigma, mean;
+	u64 sum = 0, sigma, mean;
 	struct randstat_rng rs;
 	int i;
 
@@ -83,19 +103,13 @@ static void draw_uniform_test(struct kunit *test)
 	KUNIT_EXPECT_LE(test, abs((s64)(2 * mean) - ((s64)c->tmin + c->tmax)),
 			(s64)(8 * sigma));
 
-	expected = NDRAWS / NBINS;
-	for (i = 0; i < NBINS; i++)
-		chi2 += (bins[i] - expected) * (bins[i] - expected);
-	kunit_info(test, "chi-square %llu.%03llu, 19 df, p=0.001 at 43.820\n",
-		   div_u64(chi2, expected),
-		   div_u64(1000 * (chi2 % expected), expected));
-	KUNIT_EXPECT_LT(test, 1000 * chi2, CHI2_P001_DF19_X1000 * expected);
+	expect_fit(test, bins, NBINS, NDRAWS / NBINS, CHI2_P001_DF19_X1000);
 }
 
 /* Three values, each a third: chi-square with 2 degrees of freedom. */
 static void draw_small_span_test(struct kunit *test)
 {
-	u64 bins[3] = { 0 }, chi2 = 0, expected = 30000;
+	u64 bins[3] = { 0 }, expected = 30000;
 	struct randstat_rng rs;
 	int i;
 
@@ -107,9 +121,7 @@ static void draw_small_span_test(struct kunit *test)
 		KUNIT_ASSERT_LE(test, w, 100002U);
 		bins[w - 100000]++;
 	}
-	for (i = 0; i < 3; i++)
-		chi2 += (bins[i] - expected) * (bins[i] - expected);
-	KUNIT_EXPECT_LT(test, 1000 * chi2, CHI2_P001_DF2_X1000 * expected);
+	expect_fit(test, bins, 3, expected, CHI2_P001_DF2_X1000);
 }
 
 /* tmin == tmax is allowed and gives exactly that interval. */
@@ -243,7 +255,7 @@ static void draw_exponential_test(struct kunit *test)
 {
 	const struct expo_case *c = test->param_value;
 	u32 scale = c->mean - c->floor;
-	u64 bins[32] = { 0 }, sum = 0, chi2 = 0, expected = NDRAWS / 32;
+	u64 bins[32] = { 0 }, sum = 0, expected = NDRAWS / 32;
 	u64 mean, sigma, least = U64_MAX;
 	struct randstat_rng rs;
 	int i;
@@ -263,12 +275,7 @@ static void draw_exponential_test(struct kunit *test)
 		   least, mean, c->mean, 4 * sigma);
 	KUNIT_EXPECT_LE(test, abs((s64)mean - (s64)c->mean), (s64)(4 * sigma));
 
-	for (i = 0; i < 32; i++)
-		chi2 += (bins[i] - expected) * (bins[i] - expected);
-	kunit_info(test, "chi-square %llu.%03llu, 31 df, p=0.001 at 61.098\n",
-		   div_u64(chi2, expected),
-		   div_u64(1000 * (chi2 % expected), expected));
-	KUNIT_EXPECT_LT(test, 1000 * chi2, CHI2_P001_DF31_X1000 * expected);
+	expect_fit(test, bins, 32, expected, CHI2_P001_DF31_X1000);
 }
 
 /*

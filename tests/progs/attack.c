@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * attack MODE SECS BURST_US: a process that tries to use cpu1 without
+ * attack MODE SECS BURST_US [POLL_US]: a process that tries to use cpu1 without
  * being charged for it, and its control (Documentation/randstat.rst,
  * "Threat model").  Runs as any user: it needs only to read
  * /proc/randstat, which is world-readable.
  *
- * Two processes.  The watcher, on cpu0, reads /proc/randstat as fast as
- * it can.  The hog, on cpu1, sleeps in read(2) on a pipe until the watcher
+ * Two processes.  The watcher, on cpu0, reads /proc/randstat every
+ * POLL_US (default 20; 0: as fast as it can).  (Under QEMU's
+ * single-threaded TCG one host thread runs both vCPUs, and a vCPU0 that
+ * never sleeps delays vCPU1's timer interrupts by up to a millisecond,
+ * which only makes the watcher see samples later; on hardware it would
+ * not.)  The hog, on cpu1, sleeps in read(2) on a pipe until the watcher
  * writes to it, then spins in user mode until a deadline the watcher set,
  * then sleeps again.
  *
@@ -25,10 +29,13 @@
  *                 mean rate, independent of the samples.
  *
  * Prints one line:
- *   attack MODE hog_cpu_ns C wall_ns W bursts B polls P samples_seen S
- *          late_bursts L detect_us D
+ *   attack MODE hog_cpu_ns C hog_utime_ns U hog_stime_ns K wall_ns W
+ *          bursts B polls P samples_seen S late_bursts L detect_us D
  * hog_cpu_ns is the hog's own CPU time (CLOCK_PROCESS_CPUTIME_ID, exact,
- * user and kernel); late_bursts counts triggers whose deadline had passed
+ * user and kernel, interrupts it took included); hog_utime_ns and
+ * hog_stime_ns its getrusage() split, which the kernel samples at its tick
+ * except on a nohz_full CPU, where vtime measures it at every kernel entry
+ * and exit; late_bursts counts triggers whose deadline had passed
  * before the watcher saw them (no burst); detect_us is the mean time from
  * a sample (as estimated) to the watcher's seeing it.
  */
@@ -41,6 +48,7 @@
 #include <stdint.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -50,6 +58,8 @@ struct shared {
 	volatile unsigned long long deadline;	/* CLOCK_MONOTONIC ns */
 	volatile int stop;
 	unsigned long long hog_cpu_ns;
+	unsigned long long hog_utime_ns;
+	unsigned long long hog_stime_ns;
 };
 
 static void pin(int cpu)
@@ -66,6 +76,7 @@ static void pin(int cpu)
 
 static void hog(struct shared *sh, int rfd)
 {
+	struct rusage ru;
 	char buf[256];
 	unsigned long long c0;
 	volatile unsigned long x = 0;
@@ -81,6 +92,12 @@ static void hog(struct shared *sh, int rfd)
 				x += i;
 	}
 	sh->hog_cpu_ns = now_ns(CLOCK_PROCESS_CPUTIME_ID) - c0;
+	if (!getrusage(RUSAGE_SELF, &ru)) {
+		sh->hog_utime_ns = ru.ru_utime.tv_sec * 1000000000ULL +
+				   ru.ru_utime.tv_usec * 1000ULL;
+		sh->hog_stime_ns = ru.ru_stime.tv_sec * 1000000000ULL +
+				   ru.ru_stime.tv_usec * 1000ULL;
+	}
 	exit(0);
 }
 
@@ -117,14 +134,17 @@ int main(int argc, char **argv)
 	static char buf[65536];
 	struct shared *sh;
 	int fd, pfd[2], sample_mode;
-	long burst;
+	long burst, poll_ns;
+	struct timespec pause;
 	ssize_t len;
 	pid_t pid;
 
-	if (argc != 4 || (strcmp(argv[1], "sample") && strcmp(argv[1], "random"))) {
-		fprintf(stderr, "usage: attack sample|random SECS BURST_US\n");
+	if (argc < 4 || argc > 5 ||
+	    (strcmp(argv[1], "sample") && strcmp(argv[1], "random"))) {
+		fprintf(stderr, "usage: attack sample|random SECS BURST_US [POLL_US]\n");
 		return 2;
 	}
+	poll_ns = (argc == 5 ? strtol(argv[4], NULL, 10) : 20) * 1000;
 	sample_mode = !strcmp(argv[1], "sample");
 	dur = secs_arg(argv[2], "attack");
 	burst = strtol(argv[3], NULL, 10) * 1000;
@@ -144,7 +164,11 @@ int main(int argc, char **argv)
 	pin(0);
 	srandom(now_ns(CLOCK_MONOTONIC) ^ getpid());
 	t0 = now_ns(CLOCK_MONOTONIC);
+	pause.tv_sec = 0;
+	pause.tv_nsec = poll_ns;
 	while ((now = now_ns(CLOCK_MONOTONIC)) - t0 < dur) {
+		if (poll_ns > 0)
+			nanosleep(&pause, NULL);
 		len = pread(fd, buf, sizeof(buf) - 1, 0);
 		now = now_ns(CLOCK_MONOTONIC);
 		polls++;
@@ -193,8 +217,9 @@ int main(int argc, char **argv)
 	if (write(pfd[1], "x", 1) != 1)
 		kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	printf("attack %s hog_cpu_ns %llu wall_ns %llu bursts %llu polls %llu samples_seen %llu late_bursts %llu detect_us %.1f\n",
-	       argv[1], sh->hog_cpu_ns, now - t0, bursts, polls, seen, late,
+	printf("attack %s hog_cpu_ns %llu hog_utime_ns %llu hog_stime_ns %llu wall_ns %llu bursts %llu polls %llu samples_seen %llu late_bursts %llu detect_us %.1f\n",
+	       argv[1], sh->hog_cpu_ns, sh->hog_utime_ns, sh->hog_stime_ns,
+	       now - t0, bursts, polls, seen, late,
 	       seen ? detect / 1e3 / seen : 0);
 	return 0;
 }

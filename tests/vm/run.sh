@@ -14,8 +14,8 @@
 #             prints the fixtures tests/vm/capture-fixtures.sh extracts
 #   attack    an unprivileged process that reads every sample time and
 #             runs right after samples, against a control of the same
-#             shape (single-threaded TCG; RANDSTAT_ATTACK_SECS per run,
-#             default 240)
+#             shape (nohz_full=1, single-threaded TCG; RANDSTAT_ATTACK_SECS
+#             per run, default 240)
 #
 # Env: KERNEL=/path/vmlinuz-VER and MODDIR=/lib/modules/VER (either one
 # gives the other; default the newest installed Debian amd64 kernel), KDIR (headers to build the
@@ -222,7 +222,7 @@ run_suites() {
 		tcg=${RANDSTAT_TCG_THREAD:-multi}
 		case $s in
 		nohzfull) extra="nohz_full=1" ;;
-		attack) extra="randstat_attack_secs=${RANDSTAT_ATTACK_SECS:-240}"
+		attack) extra="nohz_full=1 randstat_attack_secs=${RANDSTAT_ATTACK_SECS:-240}"
 			tcg=single ;;
 		esac
 		echo "# vm: booting ${pre:+$pre ($kver) }$s ${extra:+($extra) }$(date +%T)" >&2

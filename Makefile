@@ -13,6 +13,10 @@
 #   make install         module for the running kernel, reader and man page
 #   make dkms-install    register with DKMS, built for every kernel with
 #                        headers in /lib/modules/*/build (DKMS_KERNELS=...)
+#   make dkms-src        only lay out the DKMS source tree in
+#                        $(DESTDIR)/usr/src/randstat-$(VERSION) (no dkms)
+#   make deb             Debian packages randstat and randstat-dkms in dist/
+#                        (debian/; needs debhelper and dh-dkms)
 
 # The running kernel's build tree, else the newest installed Debian headers
 # of the default flavour (linux-headers-amd64's; not -rt or -cloud).
@@ -26,14 +30,20 @@ KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
 VERSION := 0.1
 PREFIX ?= /usr/local
-DKMS_SRC := $(DESTDIR)/usr/src/randstat-$(VERSION)
+DKMS_SRC = $(DESTDIR)/usr/src/randstat-$(VERSION)
+# What DKMS builds from, laid out in $(DKMS_SRC) as in the tree (dkms.conf
+# is written there with the version substituted): used by dkms-install and
+# by the Debian package randstat-dkms (debian/rules).
+DKMS_FILES = Kbuild module/Kbuild include/*.h \
+	$(filter-out %.mod.c,$(wildcard module/*.[ch]))
+DIST ?= dist
 # The kernels DKMS builds for: every one with a build tree (headers).  Not
 # dkms's default, the running kernel, which may have none (chroot, VM).
 DKMS_KERNELS ?= $(patsubst /lib/modules/%/build/Makefile,%, \
 	$(wildcard /lib/modules/*/build/Makefile))
 
 .PHONY: all module userspace check matrix bench demo clean \
-	install uninstall dkms-install dkms-uninstall
+	install uninstall dkms-src dkms-install dkms-uninstall deb
 all: module userspace
 
 module:
@@ -78,20 +88,44 @@ dkms-install:
 		exit 1; \
 	fi
 	-dkms remove randstat/$(VERSION) --all >/dev/null 2>&1
-	rm -rf $(DKMS_SRC) && mkdir -p $(DKMS_SRC)/module $(DKMS_SRC)/include
-	cp Kbuild $(DKMS_SRC)/
-	cp module/Kbuild $(filter-out %.mod.c,$(wildcard module/*.[ch])) \
-		$(DKMS_SRC)/module/
-	cp include/*.h $(DKMS_SRC)/include/
-	sed 's/@VERSION@/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+	$(MAKE) dkms-src
 	dkms add randstat/$(VERSION)
 	for k in $(DKMS_KERNELS); do \
 		dkms install randstat/$(VERSION) -k $$k || exit 1; \
 	done
 
+dkms-src:
+	rm -rf $(DKMS_SRC)
+	for f in $(DKMS_FILES); do \
+		install -D -m 644 $$f $(DKMS_SRC)/$$f || exit 1; \
+	done
+	sed 's/@VERSION@/$(VERSION)/' dkms.conf > $(DKMS_SRC)/dkms.conf
+
 dkms-uninstall:
 	dkms remove randstat/$(VERSION) --all
 	rm -rf $(DKMS_SRC)
+
+# Debian packages: dpkg-buildpackage in a copy of the tree's files (git's
+# list: tracked and untracked, not ignored, so no build products), then the
+# .debs, .buildinfo and .changes into $(DIST)/ (the -dbgsym package into
+# $(DIST)/debug/, out of the way of apt install ./dist/*.deb).  The version
+# is debian/changelog's.
+deb:
+	@command -v dh_dkms >/dev/null || { \
+		echo "randstat: make deb needs debhelper and dh-dkms:" >&2; \
+		echo "  sudo apt-get install debhelper dh-dkms build-essential" >&2; \
+		exit 1; }
+	@git rev-parse --is-inside-work-tree >/dev/null 2>&1 || { \
+		echo "randstat: make deb copies the files git lists: run it in a git clone." >&2; \
+		exit 1; }
+	set -e; tmp=$$(mktemp -d); trap 'rm -rf "$$tmp"' EXIT; \
+	mkdir -p "$$tmp/randstat" $(DIST)/debug; \
+	git ls-files -z --cached --others --exclude-standard | \
+		tar --null -T - -cf - | tar -C "$$tmp/randstat" -xf -; \
+	(cd "$$tmp/randstat" && dpkg-buildpackage -b -us -uc -j1); \
+	mv "$$tmp"/*-dbgsym_*.deb $(DIST)/debug/; \
+	mv "$$tmp"/*.deb "$$tmp"/*.buildinfo "$$tmp"/*.changes $(DIST)/
+	@ls -1 $(DIST)/*.deb
 
 clean:
 	@if [ -n "$(KDIR)" ] && [ -f "$(KDIR)/Makefile" ]; then \

@@ -10,15 +10,29 @@
 #ifndef _RANDSTAT_H
 #define _RANDSTAT_H
 
-#include <linux/prandom.h>
+#include <crypto/chacha.h>
 #include <linux/types.h>
 
-#define RANDSTAT_FORMAT_VERSION		1
+#define RANDSTAT_FORMAT_VERSION		2
 
+/* The uniform law, U[tmin_ns, tmax_ns]: McCanne and Torek's. */
 #define RANDSTAT_TMIN_DEFAULT_NS	2000000U
 #define RANDSTAT_TMAX_DEFAULT_NS	6000000U
 #define RANDSTAT_TMIN_LIMIT_NS		50000U
 #define RANDSTAT_TMAX_LIMIT_NS		1000000000U
+
+/*
+ * The exponential law, floor_ns + Exp(mean_ns - floor_ns): memoryless past
+ * the floor.  The default mean is HZ=250's period; the floor is the least
+ * the uniform law allows as tmin, which bounds the sampler's interrupt
+ * rate at 20 kHz and lets a process that knows every past sample time run
+ * unseen for at most floor_ns / mean_ns = 1.25% of the time
+ * (Documentation/randstat.rst, "Threat model").
+ */
+#define RANDSTAT_MEAN_DEFAULT_NS	4000000U
+#define RANDSTAT_FLOOR_DEFAULT_NS	50000U
+#define RANDSTAT_FLOOR_LIMIT_NS		RANDSTAT_TMIN_LIMIT_NS
+#define RANDSTAT_MEAN_LIMIT_NS		RANDSTAT_TMAX_LIMIT_NS
 
 /**
  * enum randstat_class - the ten classes of /proc/stat, in its column order
@@ -85,28 +99,75 @@ enum randstat_class randstat_classify(const struct randstat_snapshot *s);
 bool randstat_idle_is_iowait(u64 d_idle_us, u64 d_iowait_us, bool last);
 
 /**
- * struct randstat_window - the interval bounds, in ns
- * @tmin: shortest interval
- * @tmax: longest interval
+ * struct randstat_rng - a per-CPU ChaCha20 keystream (rng.c)
+ * @state: ChaCha20's input: constants, key, block counter and nonce
+ * @buf: keystream words not handed out yet
+ * @avail: how many of @buf are left (used from the top down)
  */
-struct randstat_window {
-	u32 tmin;
-	u32 tmax;
+struct randstat_rng {
+#ifdef RANDSTAT_HAVE_CHACHA_STATE
+	struct chacha_state state;
+#else
+	u32 state[CHACHA_STATE_WORDS];
+#endif
+	u32 buf[CHACHA_STATE_WORDS / 2];
+	unsigned int avail;
 };
 
-int randstat_window_check(u64 tmin, u64 tmax);
-int randstat_window_set(struct randstat_window *w, bool is_tmax, u64 val,
-			bool alone);
-u32 randstat_draw_interval(struct rnd_state *rs, u32 tmin, u32 tmax);
+#define RANDSTAT_KEY_WORDS	(CHACHA_KEY_SIZE / sizeof(u32))
+
+void randstat_rng_init(struct randstat_rng *r,
+		       const u32 key[RANDSTAT_KEY_WORDS]);
+void randstat_rng_mix(struct randstat_rng *r,
+		      const u32 key[RANDSTAT_KEY_WORDS]);
+u32 randstat_rng_u32(struct randstat_rng *r);
+u64 randstat_rng_u64(struct randstat_rng *r);
+
+/**
+ * enum randstat_law - how sampling intervals are drawn
+ * @RS_LAW_EXPONENTIAL: floor + Exp(mean - floor); the pair is (floor, mean)
+ * @RS_LAW_UNIFORM: U[tmin, tmax]; the pair is (tmin, tmax)
+ * @RS_NR_LAWS: number of laws
+ */
+enum randstat_law {
+	RS_LAW_EXPONENTIAL,
+	RS_LAW_UNIFORM,
+	RS_NR_LAWS,
+};
+
+extern const char *const randstat_law_names[RS_NR_LAWS];
+
+/**
+ * struct randstat_window - a law's two parameters, in ns
+ * @lo: the shortest interval: floor_ns (exponential) or tmin_ns (uniform)
+ * @hi: mean_ns (exponential) or tmax_ns (uniform)
+ */
+struct randstat_window {
+	u32 lo;
+	u32 hi;
+};
+
+int randstat_window_check(enum randstat_law law, u64 lo, u64 hi);
+int randstat_window_set(enum randstat_law law, struct randstat_window *w,
+			bool is_hi, u64 val, bool alone);
+u64 randstat_neg_log2(u64 u);
+u64 randstat_draw_exponential(struct randstat_rng *r, u32 floor, u32 mean);
+u32 randstat_draw_uniform(struct randstat_rng *r, u32 tmin, u32 tmax);
+u64 randstat_draw_interval(struct randstat_rng *r, enum randstat_law law,
+			   struct randstat_window w);
 
 #define RANDSTAT_HIST_BUCKETS		32
 #define RANDSTAT_HIST_MIN_SHIFT		6	/* bucket 1 starts at 64 ns */
 
 /**
- * struct randstat_counters - one CPU's counters
- * @ns: estimated time per class, ns (guest also counted in user/nice)
- * @samples: samples per class (guest also counted in user/nice)
- * @overruns: expiries skipped because the CPU took the timer too late
+ * struct randstat_counters - one CPU's counters, as its sampler keeps them
+ * @samples: samples per class (guest also counted in user/nice), expiries
+ *	that passed while the CPU could not take the interrupt included
+ * @elapsed_ns: the time the samples cover: from the sampler's start to the
+ *	last expiry counted
+ * @steal_ns: the kernel's steal time within @elapsed_ns
+ * @overruns: expiries that passed before the interrupt was taken (each
+ *	also counted as a sample)
  * @cost_ns: total time spent in the sampler's callback
  * @cost_max_ns: longest callback
  * @late_ns: total delay from scheduled expiry to callback
@@ -115,8 +176,9 @@ u32 randstat_draw_interval(struct rnd_state *rs, u32 tmin, u32 tmax);
  * @late_hist: lateness histogram
  */
 struct randstat_counters {
-	u64 ns[RS_NR_CLASSES];
 	u64 samples[RS_NR_CLASSES];
+	u64 elapsed_ns;
+	u64 steal_ns;
 	u64 overruns;
 	u64 cost_ns;
 	u64 cost_max_ns;
@@ -127,7 +189,10 @@ struct randstat_counters {
 };
 
 u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
-		    u64 interval_ns, u64 steal_ns);
+		    u64 nsamples, u64 interval_ns, u64 steal_ns);
+void randstat_estimate(const struct randstat_counters *c,
+		       u64 ns[RS_NR_CLASSES]);
+u64 randstat_mul_div(u64 a, u64 b, u64 c);
 void randstat_record_timing(struct randstat_counters *c, u64 cost_ns,
 			    u64 late_ns);
 u64 randstat_elapsed_ns(const struct randstat_counters *c);

@@ -4,7 +4,8 @@
  */
 #include <kunit/test.h>
 #include <linux/param.h>
-#include <linux/prandom.h>
+#include <linux/math64.h>
+#include <linux/string.h>
 #include <linux/time64.h>
 
 #include "randstat.h"
@@ -25,95 +26,285 @@ static void clock_t_test(struct kunit *test)
 			(U64_MAX - 1) / NS_PER_TICK);
 }
 
+/* A keystream keyed by a 64-bit test seed. */
+static void seed_rng(struct randstat_rng *r, u64 seed)
+{
+	u32 key[8] = { lower_32_bits(seed), upper_32_bits(seed) };
+
+	randstat_rng_init(r, key);
+}
+
+/* The eight time columns' sum. */
+static u64 time_sum(const u64 *ns)
+{
+	u64 sum = 0;
+	int k;
+
+	for (k = 0; k < RS_NR_TIME_CLASSES; k++)
+		sum += ns[k];
+	return sum;
+}
+
 /*
- * Per CPU, the eight time classes sum to the sum of the intervals, the
- * sample counts to the number of samples, whatever the classes, intervals
- * and steal; steal never exceeds an interval and the rest is carried.
+ * Per CPU, the counts sum to the samples taken (expiries that passed
+ * included), elapsed_ns to the intervals, steal never exceeds an interval
+ * and the rest is carried; guest samples are also user samples.  The
+ * times shown, brought up every 100 samples, never fall, sum to the
+ * elapsed time exactly, and end within a few intervals of (n_k / n)
+ * (elapsed - steal).
  */
 static void charge_sums_test(struct kunit *test)
 {
 	struct randstat_counters *c = kunit_kzalloc(test, sizeof(*c),
 						    GFP_KERNEL);
 	u64 elapsed = 0, steal_seen = 0, steal_charged = 0, pending = 0;
-	u64 guest = 0, guest_nice = 0;
-	struct rnd_state rs;
-	int i;
+	u64 nsamples = 0, ns[RS_NR_CLASSES] = { 0 }, before[RS_NR_CLASSES];
+	struct randstat_rng rs;
+	int i, k;
 
 	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, c);
-	prandom_seed_state(&rs, 0x5eed0010);
+	seed_rng(&rs, 0x5eed0010);
 	for (i = 0; i < 100000; i++) {
-		enum randstat_class cls = prandom_u32_state(&rs) % RS_NR_CLASSES;
-		u64 interval = randstat_draw_interval(&rs, 50000, 6000000);
+		enum randstat_class cls = randstat_rng_u32(&rs) % RS_NR_CLASSES;
+		u64 interval = randstat_draw_exponential(&rs, 50000, 4000000);
+		u64 m = randstat_rng_u32(&rs) % 16 ? 1 : 2;
 		u64 steal, charged;
 
 		if (cls == RS_STEAL)	/* never a sample's class */
 			cls = RS_IDLE;
-		steal = prandom_u32_state(&rs) % 4 ? 0 :
-			prandom_u32_state(&rs) % 8000000;
+		steal = randstat_rng_u32(&rs) % 4 ? 0 :
+			randstat_rng_u32(&rs) % 8000000;
 		steal_seen += steal;
 		pending += steal;
-		charged = randstat_charge(c, cls, interval, pending);
+		charged = randstat_charge(c, cls, m, interval, pending);
 		KUNIT_ASSERT_LE(test, charged, interval);
 		KUNIT_ASSERT_LE(test, charged, pending);
 		pending -= charged;
 		steal_charged += charged;
 		elapsed += interval;
-		if (cls == RS_GUEST)
-			guest += interval - charged;
-		if (cls == RS_GUEST_NICE)
-			guest_nice += interval - charged;
+		nsamples += m;
+		if (i % 100 == 99) {
+			memcpy(before, ns, sizeof(ns));
+			randstat_estimate(c, ns);
+			for (k = 0; k < RS_NR_CLASSES; k++)
+				KUNIT_ASSERT_GE(test, ns[k], before[k]);
+			KUNIT_ASSERT_EQ(test, time_sum(ns), elapsed);
+			KUNIT_ASSERT_LE(test, ns[RS_GUEST], ns[RS_USER]);
+			KUNIT_ASSERT_LE(test, ns[RS_GUEST_NICE], ns[RS_NICE]);
+		}
 	}
 	KUNIT_EXPECT_EQ(test, randstat_elapsed_ns(c), elapsed);
-	KUNIT_EXPECT_EQ(test, randstat_total_samples(c), 100000ULL);
-	KUNIT_EXPECT_EQ(test, c->ns[RS_STEAL], steal_charged);
+	KUNIT_EXPECT_EQ(test, randstat_total_samples(c), nsamples);
+	KUNIT_EXPECT_EQ(test, c->steal_ns, steal_charged);
+	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], steal_charged);
 	KUNIT_EXPECT_EQ(test, steal_charged + pending, steal_seen);
 	KUNIT_EXPECT_EQ(test, c->samples[RS_STEAL], 0ULL);
-	KUNIT_EXPECT_EQ(test, c->ns[RS_GUEST], guest);
-	KUNIT_EXPECT_EQ(test, c->ns[RS_GUEST_NICE], guest_nice);
-	/* Guest is inside user, guest_nice inside nice, as in /proc/stat. */
-	KUNIT_EXPECT_GE(test, c->ns[RS_USER], guest);
-	KUNIT_EXPECT_GE(test, c->ns[RS_NICE], guest_nice);
 	KUNIT_EXPECT_GE(test, c->samples[RS_USER], c->samples[RS_GUEST]);
+	KUNIT_EXPECT_GE(test, c->samples[RS_NICE], c->samples[RS_GUEST_NICE]);
+	/* Every class ends within 10 mean intervals of its target. */
+	for (k = 0; k < RS_NR_TIME_CLASSES; k++) {
+		u64 t = randstat_mul_div(elapsed - steal_charged,
+					    c->samples[k], nsamples);
+
+		if (k == RS_STEAL)
+			continue;
+		KUNIT_EXPECT_LE_MSG(test, abs((s64)ns[k] - (s64)t), 40000000LL,
+				    "class %d", k);
+	}
 }
 
 static void charge_guest_test(struct kunit *test)
 {
 	struct randstat_counters c = { };
 
-	KUNIT_EXPECT_EQ(test, randstat_charge(&c, RS_GUEST, 4000000, 1000000),
+	KUNIT_EXPECT_EQ(test, randstat_charge(&c, RS_GUEST, 1, 4000000, 1000000),
 			1000000ULL);
-	KUNIT_EXPECT_EQ(test, c.ns[RS_GUEST], 3000000ULL);
-	KUNIT_EXPECT_EQ(test, c.ns[RS_USER], 3000000ULL);
-	KUNIT_EXPECT_EQ(test, c.ns[RS_STEAL], 1000000ULL);
 	KUNIT_EXPECT_EQ(test, c.samples[RS_GUEST], 1ULL);
 	KUNIT_EXPECT_EQ(test, c.samples[RS_USER], 1ULL);
+	KUNIT_EXPECT_EQ(test, c.steal_ns, 1000000ULL);
 	KUNIT_EXPECT_EQ(test, randstat_elapsed_ns(&c), 4000000ULL);
 
-	randstat_charge(&c, RS_GUEST_NICE, 2000000, 0);
-	KUNIT_EXPECT_EQ(test, c.ns[RS_NICE], 2000000ULL);
-	KUNIT_EXPECT_EQ(test, c.samples[RS_NICE], 1ULL);
-	KUNIT_EXPECT_EQ(test, randstat_total_samples(&c), 2ULL);
+	randstat_charge(&c, RS_GUEST_NICE, 3, 2000000, 0);
+	KUNIT_EXPECT_EQ(test, c.samples[RS_NICE], 3ULL);
+	KUNIT_EXPECT_EQ(test, c.samples[RS_GUEST_NICE], 3ULL);
+	KUNIT_EXPECT_EQ(test, randstat_total_samples(&c), 4ULL);
 
-	/* All steal: the sample still counts, with no time. */
-	KUNIT_EXPECT_EQ(test, randstat_charge(&c, RS_SYSTEM, 5000, 9000),
+	/* All steal: the sample still counts. */
+	KUNIT_EXPECT_EQ(test, randstat_charge(&c, RS_SYSTEM, 1, 5000, 9000),
 			5000ULL);
-	KUNIT_EXPECT_EQ(test, c.ns[RS_SYSTEM], 0ULL);
 	KUNIT_EXPECT_EQ(test, c.samples[RS_SYSTEM], 1ULL);
+	KUNIT_EXPECT_EQ(test, c.steal_ns, 1005000ULL);
+}
+
+/* a * b / c exactly, for b <= c, to the top of the range. */
+static void mul_div_test(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, randstat_mul_div(0, 0, 1), 0ULL);
+	KUNIT_EXPECT_EQ(test, randstat_mul_div(U64_MAX, 1, 1), U64_MAX);
+	KUNIT_EXPECT_EQ(test, randstat_mul_div(U64_MAX, 1, 4), U64_MAX / 4);
+	KUNIT_EXPECT_EQ(test, randstat_mul_div(U64_MAX, U64_MAX, U64_MAX),
+			U64_MAX);
+	KUNIT_EXPECT_EQ(test, randstat_mul_div(U64_MAX, U64_MAX - 1, U64_MAX),
+			U64_MAX - 1);
+	/* (2^64 - 1) * 3 / 7 = 7905747460161236406 (Python) */
+	KUNIT_EXPECT_EQ(test, randstat_mul_div(U64_MAX, 3, 7),
+			7905747460161236406ULL);
+	/* 10^18 * (2^40 + 1) / (2^41 + 3) = 499999999999772626 (Python) */
+	KUNIT_EXPECT_EQ(test, randstat_mul_div(1000000000000000000ULL,
+					       (1ULL << 40) + 1,
+					       (1ULL << 41) + 3),
+			499999999999772626ULL);
 }
 
 /* Sums stay exact up to 2^64 - 1 ns (584 years of one CPU). */
 static void charge_limits_test(struct kunit *test)
 {
 	struct randstat_counters c = { };
+	u64 ns[RS_NR_CLASSES] = { 0 };
 
-	randstat_charge(&c, RS_USER, 1ULL << 62, 0);
-	randstat_charge(&c, RS_IDLE, 1ULL << 62, 0);
-	randstat_charge(&c, RS_SYSTEM, 1ULL << 62, 1ULL << 61);
-	randstat_charge(&c, RS_IOWAIT, (1ULL << 62) - 1, 0);
+	randstat_charge(&c, RS_USER, 1, 1ULL << 62, 0);
+	randstat_charge(&c, RS_IDLE, 1, 1ULL << 62, 0);
+	randstat_charge(&c, RS_SYSTEM, 1, 1ULL << 62, 1ULL << 61);
+	randstat_charge(&c, RS_IOWAIT, 1, (1ULL << 62) - 1, 0);
 	KUNIT_EXPECT_EQ(test, randstat_elapsed_ns(&c), U64_MAX);
-	KUNIT_EXPECT_EQ(test, c.ns[RS_STEAL], 1ULL << 61);
-	KUNIT_EXPECT_EQ(test, randstat_ns_to_clock_t(c.ns[RS_USER]),
-			(1ULL << 62) / NS_PER_TICK);
+	randstat_estimate(&c, ns);
+	KUNIT_EXPECT_EQ(test, time_sum(ns), U64_MAX);
+	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], 1ULL << 61);
+	/* (2^64 - 1 - 2^61) / 4 each, the rounding left on one class */
+	KUNIT_EXPECT_GE(test, ns[RS_USER], (U64_MAX - (1ULL << 61)) / 4);
+	KUNIT_EXPECT_LE(test, ns[RS_USER], (U64_MAX - (1ULL << 61)) / 4 + 3);
+}
+
+/*
+ * By hand: each sample weighs the same, a class whose target falls keeps
+ * what it was shown and the time added goes to the classes below theirs.
+ */
+static void estimate_by_hand_test(struct kunit *test)
+{
+	struct randstat_counters c = { };
+	u64 ns[RS_NR_CLASSES] = { 0 };
+
+	/* 3 user samples after long intervals, 1 idle after a short one */
+	randstat_charge(&c, RS_USER, 1, 3000000, 0);
+	randstat_charge(&c, RS_USER, 1, 3000000, 0);
+	randstat_charge(&c, RS_USER, 1, 3000000, 0);
+	randstat_charge(&c, RS_IDLE, 1, 3000, 0);
+	randstat_estimate(&c, ns);
+	/* 9.003 ms: user 3/4 of it, idle 1/4, whatever the intervals */
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 6752250ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2250750ULL);
+	KUNIT_EXPECT_EQ(test, randstat_total_samples(&c), 4ULL);
+
+	/* One more idle sample, 0.1 ms later: user's target falls to 3/5 */
+	randstat_charge(&c, RS_IDLE, 1, 100000, 0);
+	randstat_estimate(&c, ns);
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 6752250ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2350750ULL);
+
+	/* Five more idle samples: the targets catch up (user 3/10). */
+	randstat_charge(&c, RS_IDLE, 5, 20000000, 0);
+	randstat_estimate(&c, ns);
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 8730900ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 20372100ULL);
+	KUNIT_EXPECT_EQ(test, time_sum(ns), 29103000ULL);
+}
+
+/* Counters that went back (a reset): the times shown restart from zero. */
+static void estimate_reset_test(struct kunit *test)
+{
+	struct randstat_counters c = { };
+	u64 ns[RS_NR_CLASSES] = { 0 };
+
+	randstat_charge(&c, RS_USER, 10, 40000000, 1000);
+	randstat_estimate(&c, ns);
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 39999000ULL);
+	memset(&c, 0, sizeof(c));
+	randstat_charge(&c, RS_SYSTEM, 1, 4000000, 0);
+	randstat_estimate(&c, ns);
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 0ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], 0ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_SYSTEM], 4000000ULL);
+	/* and with no sample at all, nothing */
+	memset(&c, 0, sizeof(c));
+	randstat_estimate(&c, ns);
+	KUNIT_EXPECT_EQ(test, time_sum(ns), 0ULL);
+}
+
+/*
+ * A process that knows every sample time and runs for BURST right after
+ * each one (the strongest form of the attack: it starts at the sample
+ * itself), simulated over NSIM samples of each law.  The process is busy
+ * on the union of [t_i, t_i + BURST).
+ *
+ * Exponential law: the count estimator charges its true time, less at
+ * most floor / mean of the elapsed time (the floor's window) and 4 sigma,
+ * sigma = T sqrt(p (1 - p) / n); charging each sample the interval before
+ * it gives it a small fraction (the intervals that end in its samples are
+ * short): under half.
+ *
+ * Uniform law, BURST < tmin: no sample ever lands in a burst; whatever
+ * the estimator, the process is never charged.
+ */
+#define NSIM	200000
+#define BURST	1000000
+
+struct sim {
+	u64 elapsed, busy, n, n_busy, interval_busy;
+};
+
+static void simulate(struct randstat_rng *r, enum randstat_law law,
+		     struct randstat_window w, struct sim *s)
+{
+	u64 t = 0, end = 0, next;
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < NSIM; i++) {
+		u64 interval = randstat_draw_interval(r, law, w);
+
+		end = max(end, t + BURST);	/* it runs after sample t */
+		next = t + interval;
+		s->busy += min(next, end) - t;
+		s->n++;
+		if (next < end) {
+			s->n_busy++;
+			s->interval_busy += interval;
+		}
+		t = next;
+	}
+	s->elapsed = t;
+}
+
+static void pasta_test(struct kunit *test)
+{
+	struct randstat_window e = { RANDSTAT_FLOOR_DEFAULT_NS,
+				     RANDSTAT_MEAN_DEFAULT_NS };
+	struct randstat_window u = { RANDSTAT_TMIN_DEFAULT_NS,
+				     RANDSTAT_TMAX_DEFAULT_NS };
+	u64 counted, allowance, sigma, p_ppm;
+	struct randstat_rng rs;
+	struct sim s;
+
+	seed_rng(&rs, 0x5eed0020);
+	simulate(&rs, RS_LAW_EXPONENTIAL, e, &s);
+	counted = randstat_mul_div(s.elapsed, s.n_busy, s.n);
+	p_ppm = div64_u64(1000000 * s.busy, s.elapsed);
+	sigma = div64_u64(s.elapsed * int_sqrt64(p_ppm * (1000000 - p_ppm)),
+			  1000000 * int_sqrt64(s.n)) + 1;
+	allowance = randstat_mul_div(s.elapsed, e.lo, e.hi);
+	kunit_info(test, "exponential: busy %llu ms of %llu ms; counts charge %llu ms, intervals %llu ms; floor/mean allows %llu ms, 4 sigma %llu ms\n",
+		   s.busy / 1000000, s.elapsed / 1000000, counted / 1000000,
+		   s.interval_busy / 1000000, allowance / 1000000,
+		   4 * sigma / 1000000);
+	KUNIT_EXPECT_GE(test, counted + allowance + 4 * sigma, s.busy);
+	KUNIT_EXPECT_LE(test, counted, s.busy + 4 * sigma);
+	KUNIT_EXPECT_LT(test, 2 * s.interval_busy, s.busy);
+
+	simulate(&rs, RS_LAW_UNIFORM, u, &s);
+	kunit_info(test, "uniform: busy %llu ms of %llu ms, %llu of %llu samples in it\n",
+		   s.busy / 1000000, s.elapsed / 1000000, s.n_busy, s.n);
+	KUNIT_EXPECT_GT(test, s.busy, s.elapsed / 10);
+	KUNIT_EXPECT_EQ(test, s.n_busy, 0ULL);
 }
 
 static void hist_test(struct kunit *test)
@@ -161,7 +352,11 @@ static struct kunit_case randstat_estimator_cases[] = {
 	KUNIT_CASE(clock_t_test),
 	KUNIT_CASE(charge_sums_test),
 	KUNIT_CASE(charge_guest_test),
+	KUNIT_CASE(mul_div_test),
 	KUNIT_CASE(charge_limits_test),
+	KUNIT_CASE(estimate_by_hand_test),
+	KUNIT_CASE(estimate_reset_test),
+	KUNIT_CASE(pasta_test),
 	KUNIT_CASE(hist_test),
 	KUNIT_CASE(timing_test),
 	{}

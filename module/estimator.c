@@ -2,55 +2,155 @@
 /*
  * randstat: the estimator's arithmetic.
  *
- * Each sample is charged the time since the previous sample's scheduled
- * expiry, less the steal time the kernel saw in that span.  With intervals
- * drawn independently of what the CPU runs, the class found at a sample is
- * independent of the length of the interval that ends there, so the
- * expected time charged to class k is p_k times the elapsed time: the
- * estimator is unbiased, and its relative error falls as 1/sqrt(n) in the
- * number of samples n (Documentation/randstat.rst).
+ * Class k is charged (n_k / n) (T_e - S): its share of the n samples the
+ * CPU took, times the time those samples cover less the kernel's steal
+ * time S in it (the paper's p_k T_e).  Every sample weighs the same.  It
+ * does not charge each sample the interval before it: a process that runs
+ * right after samples makes the intervals that end in its own samples
+ * short, and would pay little (Documentation/randstat.rst, "Threat
+ * model").  With sample times drawn independently of what the CPU runs,
+ * n_k / n is an unbiased estimate of class k's share, its error falling as
+ * 1/sqrt(n); with the exponential law this holds even against a process
+ * that knows every past sample time (PASTA).
  */
 #include <linux/build_bug.h>
+#include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/param.h>
+#include <linux/string.h>
 #include <linux/time64.h>
 
 #include "randstat.h"
 
 /**
- * randstat_charge() - charge one sample
+ * randstat_charge() - count samples of one class
  * @c: this CPU's counters
- * @cls: the sample's class (randstat_classify())
- * @interval_ns: time since the previous sample
+ * @cls: the samples' class (randstat_classify())
+ * @nsamples: how many: one, plus the expiries that passed while the CPU
+ *	could not take the interrupt, all of the class seen when it came
+ * @interval_ns: time from the last expiry counted before to the last one
+ *	counted now
  * @steal_ns: steal time the kernel accounted since the previous sample and
  *	not yet charged
  *
- * Steal is taken out of the interval first, so that it does not inflate
- * the sampled classes; the rest goes to @cls.  Guest time is also charged
- * to user (guest_nice to nice), as /proc/stat does.  The eight time
- * classes thus always sum to the sum of all intervals.
+ * Guest samples are also counted as user (guest_nice as nice), as
+ * /proc/stat does.
  *
  * Return: the steal time charged, at most @interval_ns; the caller carries
  * the rest over to the next sample.
  */
 u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
-		    u64 interval_ns, u64 steal_ns)
+		    u64 nsamples, u64 interval_ns, u64 steal_ns)
 {
 	u64 steal = min(steal_ns, interval_ns);
-	u64 t = interval_ns - steal;
 
-	c->ns[RS_STEAL] += steal;
-	c->ns[cls] += t;
-	c->samples[cls]++;
-	if (cls == RS_GUEST || cls == RS_GUEST_NICE) {
-		enum randstat_class host = cls == RS_GUEST ? RS_USER : RS_NICE;
-
-		c->ns[host] += t;
-		c->samples[host]++;
-	}
+	c->elapsed_ns += interval_ns;
+	c->steal_ns += steal;
+	c->samples[cls] += nsamples;
+	if (cls == RS_GUEST)
+		c->samples[RS_USER] += nsamples;
+	else if (cls == RS_GUEST_NICE)
+		c->samples[RS_NICE] += nsamples;
 	return steal;
+}
+
+/**
+ * randstat_mul_div() - @a * @b / @c, exactly, for @b <= @c
+ * @a: any
+ * @b: at most @c
+ * @c: not 0
+ *
+ * The 128-bit product, then long division one bit at a time: exact on
+ * every architecture (the generic mul_u64_u64_div_u64() of 6.1 drops
+ * precision), and cheap enough where it is used, at read time.
+ *
+ * Return: the quotient, rounded down (at most @a).
+ */
+u64 randstat_mul_div(u64 a, u64 b, u64 c)
+{
+	u64 a0 = lower_32_bits(a), a1 = upper_32_bits(a);
+	u64 b0 = lower_32_bits(b), b1 = upper_32_bits(b);
+	u64 p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0, p11 = a1 * b1;
+	u64 mid = (p00 >> 32) + lower_32_bits(p01) + lower_32_bits(p10);
+	u64 lo = mid << 32 | lower_32_bits(p00);
+	u64 rem = p11 + (p01 >> 32) + (p10 >> 32) + (mid >> 32), q = 0;
+	int i;
+
+	/* rem (the high half) < c because b <= c: the quotient fits. */
+	for (i = 63; i >= 0; i--) {
+		bool carry = rem >> 63;
+
+		rem = rem << 1 | (lo >> i & 1);
+		q <<= 1;
+		if (carry || rem >= c) {
+			rem -= c;
+			q |= 1;
+		}
+	}
+	return q;
+}
+
+/**
+ * randstat_estimate() - bring the times shown for a CPU up to its counts
+ * @c: the CPU's counters
+ * @ns: in: the times shown last (all zero at first); out: the new ones
+ *
+ * The times shown must behave as /proc/stat's do: each column never
+ * falls, and the eight time columns sum to the elapsed time.  The targets
+ * (n_k / n) (T_e - S) sum to T_e - S but a class's target falls when the
+ * other classes gain samples.  So the time added since the last call is
+ * shared among the classes below their targets, in proportion to how far
+ * below they are; a class above its target waits until its target has
+ * caught up.  Each column thus stays within a few sampling intervals of
+ * its target, and a difference of two calls' results charges each class
+ * about (its new samples) x T_e / n.
+ *
+ * Counters that went back (a reset) restart the times shown from zero.
+ */
+void randstat_estimate(const struct randstat_counters *c,
+		       u64 ns[RS_NR_CLASSES])
+{
+	u64 n = randstat_total_samples(c), base = c->elapsed_ns - c->steal_ns;
+	u64 below[RS_NR_TIME_CLASSES] = { 0 };
+	u64 shown = 0, add, sum_below = 0, added = 0, t;
+	int k, most = RS_USER;
+
+	for (k = 0; k < RS_NR_TIME_CLASSES; k++)
+		if (k != RS_STEAL)
+			shown += ns[k];
+	if (shown > base || ns[RS_STEAL] > c->steal_ns) {
+		memset(ns, 0, RS_NR_CLASSES * sizeof(*ns));
+		shown = 0;
+	}
+	ns[RS_STEAL] = c->steal_ns;
+	if (!n)
+		return;
+	for (k = 0; k < RS_NR_TIME_CLASSES; k++) {
+		t = randstat_mul_div(base, c->samples[k], n);
+		if (k == RS_STEAL || t <= ns[k])
+			continue;
+		below[k] = t - ns[k];
+		sum_below += below[k];
+		if (below[k] > below[most])
+			most = k;
+	}
+	add = base - shown;
+	for (k = 0; sum_below && k < RS_NR_TIME_CLASSES; k++) {
+		t = randstat_mul_div(add, below[k], sum_below);
+		ns[k] += t;
+		added += t;
+	}
+	/* The targets are rounded down: what rounding leaves goes here. */
+	ns[most] += add - added;
+
+	/* Guest time is part of user (nice) time: it is shown within it. */
+	for (k = RS_GUEST; k <= RS_GUEST_NICE; k++) {
+		t = randstat_mul_div(base, c->samples[k], n);
+		t = min(t, ns[k == RS_GUEST ? RS_USER : RS_NICE]);
+		ns[k] = max(ns[k], t);
+	}
 }
 
 /**
@@ -106,26 +206,15 @@ void randstat_record_timing(struct randstat_counters *c, u64 cost_ns,
 	c->late_hist[randstat_hist_bucket(late_ns)]++;
 }
 
-/* The eight time classes; guest and guest_nice are inside user and nice. */
-static u64 randstat_sum_time_classes(const u64 *v)
-{
-	u64 sum = 0;
-	int i;
-
-	for (i = 0; i < RS_NR_TIME_CLASSES; i++)
-		sum += v[i];
-	return sum;
-}
-
 /**
  * randstat_elapsed_ns() - a CPU's sampled time base
  * @c: the counters
  *
- * Return: the sum of the eight time classes.
+ * Return: the time its samples cover, which its eight time classes share.
  */
 u64 randstat_elapsed_ns(const struct randstat_counters *c)
 {
-	return randstat_sum_time_classes(c->ns);
+	return c->elapsed_ns;
 }
 
 /**
@@ -136,7 +225,12 @@ u64 randstat_elapsed_ns(const struct randstat_counters *c)
  */
 u64 randstat_total_samples(const struct randstat_counters *c)
 {
-	return randstat_sum_time_classes(c->samples);
+	u64 sum = 0;
+	int i;
+
+	for (i = 0; i < RS_NR_TIME_CLASSES; i++)
+		sum += c->samples[i];
+	return sum;
 }
 
 /**

@@ -1,62 +1,153 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * randstat: the sampling interval and its bounds.
+ * randstat: the sampling interval's law and its parameters.
+ *
+ * Two laws (Documentation/randstat.rst, "The model"):
+ *
+ * - exponential (the default): floor + Exp(mean - floor).  Past the floor
+ *   the hazard is constant, so whatever a process knows of past sample
+ *   times, the expected number of samples that land while it runs is its
+ *   run time over the mean (PASTA), less at most floor/mean of it.
+ * - uniform: U[tmin, tmax], McCanne and Torek's law.  No sample comes
+ *   within tmin of the previous one, so a process that learns a sample has
+ *   just happened can run unseen for tmin.
  */
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
 
 #include "randstat.h"
 
+const char *const randstat_law_names[RS_NR_LAWS] = {
+	[RS_LAW_EXPONENTIAL] = "exponential",
+	[RS_LAW_UNIFORM] = "uniform",
+};
+
 /**
- * randstat_window_check() - are these bounds acceptable?
- * @tmin: shortest interval, ns
- * @tmax: longest interval, ns
+ * randstat_window_check() - are these parameters acceptable for a law?
+ * @law: the law
+ * @lo: floor_ns or tmin_ns
+ * @hi: mean_ns or tmax_ns
  *
- * Return: 0 if RANDSTAT_TMIN_LIMIT_NS <= @tmin <= @tmax <=
- * RANDSTAT_TMAX_LIMIT_NS, else -EINVAL.
+ * Uniform: RANDSTAT_TMIN_LIMIT_NS <= tmin <= tmax <= RANDSTAT_TMAX_LIMIT_NS.
+ * Exponential: RANDSTAT_FLOOR_LIMIT_NS <= floor, 2 floor <= mean <=
+ * RANDSTAT_MEAN_LIMIT_NS, so that at least half of the mean is memoryless.
+ *
+ * Return: 0 if acceptable, else -EINVAL.
  */
-int randstat_window_check(u64 tmin, u64 tmax)
+int randstat_window_check(enum randstat_law law, u64 lo, u64 hi)
 {
-	if (tmin < RANDSTAT_TMIN_LIMIT_NS || tmax > RANDSTAT_TMAX_LIMIT_NS ||
-	    tmin > tmax)
+	switch (law) {
+	case RS_LAW_EXPONENTIAL:
+		if (lo < RANDSTAT_FLOOR_LIMIT_NS ||
+		    hi > RANDSTAT_MEAN_LIMIT_NS || 2 * lo > hi)
+			return -EINVAL;
+		return 0;
+	case RS_LAW_UNIFORM:
+		if (lo < RANDSTAT_TMIN_LIMIT_NS ||
+		    hi > RANDSTAT_TMAX_LIMIT_NS || lo > hi)
+			return -EINVAL;
+		return 0;
+	default:
 		return -EINVAL;
-	return 0;
+	}
 }
 
 /**
- * randstat_window_set() - change one bound
- * @w: the window
- * @is_tmax: set tmax (else tmin)
+ * randstat_window_set() - change one of a law's two parameters
+ * @law: the law
+ * @w: its parameters
+ * @is_hi: set mean_ns or tmax_ns (else floor_ns or tmin_ns)
  * @val: the new value, ns
- * @alone: check @val against the limits only, not against the other bound
- *	(at load time, when the other one may not have been given yet)
+ * @alone: check @val against the limits only, not against the other
+ *	parameter (at load time, when the other one may not have been given
+ *	yet): the other is taken at its most permissive limit
  *
  * Return: 0 and @w updated, or -EINVAL and @w untouched.
  */
-int randstat_window_set(struct randstat_window *w, bool is_tmax, u64 val,
-			bool alone)
+int randstat_window_set(enum randstat_law law, struct randstat_window *w,
+			bool is_hi, u64 val, bool alone)
 {
-	u64 tmin = is_tmax ? w->tmin : val;
-	u64 tmax = is_tmax ? val : w->tmax;
+	u64 lo = is_hi ? w->lo : val;
+	u64 hi = is_hi ? val : w->hi;
 	int ret;
 
 	if (alone) {
-		tmin = is_tmax ? RANDSTAT_TMIN_LIMIT_NS : val;
-		tmax = is_tmax ? val : RANDSTAT_TMAX_LIMIT_NS;
+		lo = is_hi ? RANDSTAT_TMIN_LIMIT_NS : val;
+		hi = is_hi ? val : RANDSTAT_TMAX_LIMIT_NS;
 	}
-	ret = randstat_window_check(tmin, tmax);
+	ret = randstat_window_check(law, lo, hi);
 	if (ret)
 		return ret;
-	if (is_tmax)
-		w->tmax = val;
+	if (is_hi)
+		w->hi = val;
 	else
-		w->tmin = val;
+		w->lo = val;
 	return 0;
 }
 
+#define RS_FRAC_BITS	32
+/* ln 2 in 0.32 fixed point, rounded: 0.693147180559945 * 2^32 */
+#define RS_LN2_Q32	2977044472U
+
 /**
- * randstat_draw_interval() - a uniform random interval in [@tmin, @tmax]
- * @rs: the pseudo-random state (this CPU's)
+ * randstat_neg_log2() - -log2(u / 2^64), without floating point
+ * @u: a uniform 64-bit draw; 0 is taken as 1
+ *
+ * The integer part is the position of the top bit; the fraction comes one
+ * bit per step from squaring the mantissa (x in [1, 2), kept in 1.31 fixed
+ * point): log2(x^2) = 2 log2(x), so each squaring that passes 2 is a one.
+ * The result is below the exact value by at most 2^-30 (the mantissa and
+ * each square are truncated to 32 bits).
+ *
+ * Return: -log2(u / 2^64) in 32.32 fixed point, in (0, 64].
+ */
+u64 randstat_neg_log2(u64 u)
+{
+	unsigned int k, i;
+	u64 frac = 0, m;
+
+	if (!u)
+		u = 1;
+	k = fls64(u) - 1;
+	/* The top 32 significant bits: m / 2^31 in [1, 2). */
+	m = k >= 31 ? u >> (k - 31) : u << (31 - k);
+	for (i = 0; i < RS_FRAC_BITS; i++) {
+		m = (m * m) >> 31;
+		frac <<= 1;
+		if (m >= 1ULL << 32) {
+			m >>= 1;
+			frac |= 1;
+		}
+	}
+	/* log2(u) = k + frac / 2^32; the answer is 64 - log2(u). */
+	return ((u64)(64 - k) << RS_FRAC_BITS) - frac;
+}
+
+/**
+ * randstat_draw_exponential() - @floor plus an exponential draw
+ * @r: this CPU's keystream
+ * @floor: the shortest interval, ns
+ * @mean: the mean interval, ns; @floor < @mean
+ *
+ * The exponential part has mean @mean - @floor.
+ * Exp(1) is -ln U = -log2(U) ln 2 for U uniform on (0, 1], here 64 bits
+ * of the keystream.  Its largest value is 64 ln 2 = 44.4, so an interval is
+ * at most floor + 44.4 (mean - floor) (with probability 2^-64).
+ *
+ * Return: the interval, ns.
+ */
+u64 randstat_draw_exponential(struct randstat_rng *r, u32 floor, u32 mean)
+{
+	u64 e = mul_u64_u32_shr(randstat_neg_log2(randstat_rng_u64(r)),
+				RS_LN2_Q32, RS_FRAC_BITS);
+
+	return floor + mul_u64_u32_shr(e, mean - floor, RS_FRAC_BITS);
+}
+
+/**
+ * randstat_draw_uniform() - a uniform random interval in [@tmin, @tmax]
+ * @r: this CPU's keystream
  * @tmin: shortest interval, ns
  * @tmax: longest interval, ns; @tmin <= @tmax
  *
@@ -67,17 +158,33 @@ int randstat_window_set(struct randstat_window *w, bool is_tmax, u64 val,
  *
  * Return: the interval, ns.
  */
-u32 randstat_draw_interval(struct rnd_state *rs, u32 tmin, u32 tmax)
+u32 randstat_draw_uniform(struct randstat_rng *r, u32 tmin, u32 tmax)
 {
 	u32 span = tmax - tmin + 1;
-	u64 m = mul_u32_u32(prandom_u32_state(rs), span);
+	u64 m = mul_u32_u32(randstat_rng_u32(r), span);
 
 	if ((u32)m < span) {
 		/* 2^32 mod span: draws below it are the biased ones. */
 		u32 threshold = -span % span;
 
 		while ((u32)m < threshold)
-			m = mul_u32_u32(prandom_u32_state(rs), span);
+			m = mul_u32_u32(randstat_rng_u32(r), span);
 	}
 	return tmin + (u32)(m >> 32);
+}
+
+/**
+ * randstat_draw_interval() - the next sampling interval
+ * @r: this CPU's keystream
+ * @law: the law
+ * @w: its parameters (randstat_window_check() passed)
+ *
+ * Return: the interval, ns.
+ */
+u64 randstat_draw_interval(struct randstat_rng *r, enum randstat_law law,
+			   struct randstat_window w)
+{
+	if (law == RS_LAW_UNIFORM)
+		return randstat_draw_uniform(r, w.lo, w.hi);
+	return randstat_draw_exponential(r, w.lo, w.hi);
 }

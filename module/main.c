@@ -4,9 +4,12 @@
  *
  * The kernel charges CPU time by sampling at its periodic tick, and a
  * periodic sampler aliases with periodic work.  Following McCanne and
- * Torek's 4.4BSD statclock, randstat samples each CPU at uniformly random
- * intervals in [tmin_ns, tmax_ns] and serves the resulting estimates at
- * /proc/randstat.  See Documentation/randstat.rst.
+ * Torek's 4.4BSD statclock, randstat samples each CPU at random times and
+ * serves the resulting estimates at /proc/randstat.  By default the
+ * intervals are exponential past a small floor, so that no process can
+ * time its work to escape the samples, even knowing every past sample
+ * time; McCanne and Torek's uniform law is kept as an option.  See
+ * Documentation/randstat.rst.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -14,61 +17,96 @@
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/string.h>
 
 #include "sampler.h"
 
-#define RANDSTAT_WINDOW(tmin, tmax)	((u64)(tmax) << 32 | (tmin))
+#define RANDSTAT_WINDOW(lo, hi)	((u64)(hi) << 32 | (lo))
 
 /*
- * The window, tmin in the low 32 bits and tmax in the high, so that the
- * sampler reads both in one atomic load and never sees a torn pair.
+ * Each law's two parameters, the low one in the low 32 bits and the high
+ * one in the high, so that the sampler reads a pair in one atomic load and
+ * never sees a torn one; and which law is in use.
  */
-static atomic64_t randstat_window_packed =
-	ATOMIC64_INIT(RANDSTAT_WINDOW(RANDSTAT_TMIN_DEFAULT_NS,
-				      RANDSTAT_TMAX_DEFAULT_NS));
+static atomic64_t randstat_windows[RS_NR_LAWS] = {
+	[RS_LAW_EXPONENTIAL] =
+		ATOMIC64_INIT(RANDSTAT_WINDOW(RANDSTAT_FLOOR_DEFAULT_NS,
+					      RANDSTAT_MEAN_DEFAULT_NS)),
+	[RS_LAW_UNIFORM] =
+		ATOMIC64_INIT(RANDSTAT_WINDOW(RANDSTAT_TMIN_DEFAULT_NS,
+					      RANDSTAT_TMAX_DEFAULT_NS)),
+};
 
-/* Set once loaded: before that, parameters are checked as a pair in init. */
+static int randstat_law = RS_LAW_EXPONENTIAL;
+
+/* Set once loaded: before that, parameters are checked as pairs in init. */
 static bool randstat_live;
 
-struct randstat_window randstat_get_window(void)
+static struct randstat_window randstat_window_of(enum randstat_law law)
 {
-	u64 w = atomic64_read(&randstat_window_packed);
+	u64 w = atomic64_read(&randstat_windows[law]);
 
 	return (struct randstat_window){
-		.tmin = lower_32_bits(w),
-		.tmax = upper_32_bits(w),
+		.lo = lower_32_bits(w),
+		.hi = upper_32_bits(w),
 	};
 }
 
+/**
+ * randstat_get_law() - the law in use and its parameters
+ * @law: where to put the law
+ *
+ * Return: its parameters.
+ */
+struct randstat_window randstat_get_law(enum randstat_law *law)
+{
+	*law = READ_ONCE(randstat_law);
+	return randstat_window_of(*law);
+}
+
+/**
+ * randstat_get_window() - a law's parameters, in use or not
+ * @law: the law
+ *
+ * Return: its parameters.
+ */
+struct randstat_window randstat_get_window(enum randstat_law law)
+{
+	return randstat_window_of(law);
+}
+
 /*
- * Writes are serialized by the module parameter lock.  At load time
- * (modprobe randstat tmin_ns=... tmax_ns=...) each value is range-checked
- * alone, so the order of the two does not matter, and randstat_init()
- * checks the pair; once loaded, a value that would make the window invalid
- * is refused and both values stay as they were.
+ * floor_ns, mean_ns, tmin_ns, tmax_ns: kp->arg is law * 2 + is_hi.  Writes
+ * are serialized by the module parameter lock.  At load time (modprobe
+ * randstat mean_ns=...) each value is range-checked alone, so the order of
+ * the two does not matter, and randstat_init() checks the pairs; once
+ * loaded, a value that would make its pair invalid is refused and both
+ * values stay as they were.
  */
 static int randstat_param_set(const char *val, const struct kernel_param *kp)
 {
-	struct randstat_window w = randstat_get_window();
-	bool is_tmax = (uintptr_t)kp->arg;
+	unsigned long arg = (uintptr_t)kp->arg;
+	enum randstat_law law = arg / 2;
+	struct randstat_window w = randstat_window_of(law);
 	u64 ns;
 	int ret;
 
 	ret = kstrtou64(val, 0, &ns);
 	if (ret)
 		return ret;
-	ret = randstat_window_set(&w, is_tmax, ns, !randstat_live);
+	ret = randstat_window_set(law, &w, arg % 2, ns, !randstat_live);
 	if (ret)
 		return ret;
-	atomic64_set(&randstat_window_packed, RANDSTAT_WINDOW(w.tmin, w.tmax));
+	atomic64_set(&randstat_windows[law], RANDSTAT_WINDOW(w.lo, w.hi));
 	return 0;
 }
 
 static int randstat_param_get(char *buf, const struct kernel_param *kp)
 {
-	struct randstat_window w = randstat_get_window();
+	unsigned long arg = (uintptr_t)kp->arg;
+	struct randstat_window w = randstat_window_of(arg / 2);
 
-	return sysfs_emit(buf, "%u\n", kp->arg ? w.tmax : w.tmin);
+	return sysfs_emit(buf, "%u\n", arg % 2 ? w.hi : w.lo);
 }
 
 static const struct kernel_param_ops randstat_param_ops = {
@@ -76,19 +114,60 @@ static const struct kernel_param_ops randstat_param_ops = {
 	.get = randstat_param_get,
 };
 
-module_param_cb(tmin_ns, &randstat_param_ops, (void *)0, 0644);
-MODULE_PARM_DESC(tmin_ns, "shortest sampling interval, ns (>= 50000, default 2000000)");
-module_param_cb(tmax_ns, &randstat_param_ops, (void *)1, 0644);
-MODULE_PARM_DESC(tmax_ns, "longest sampling interval, ns (<= 1000000000, default 6000000)");
+#define RANDSTAT_PARAM_ARG(law, is_hi)	((void *)(uintptr_t)((law) * 2 + (is_hi)))
+
+module_param_cb(floor_ns, &randstat_param_ops,
+		RANDSTAT_PARAM_ARG(RS_LAW_EXPONENTIAL, 0), 0644);
+MODULE_PARM_DESC(floor_ns, "law=exponential: shortest sampling interval, ns (>= 50000, <= mean_ns/2; default 50000)");
+module_param_cb(mean_ns, &randstat_param_ops,
+		RANDSTAT_PARAM_ARG(RS_LAW_EXPONENTIAL, 1), 0644);
+MODULE_PARM_DESC(mean_ns, "law=exponential: mean sampling interval, ns (>= 2*floor_ns, <= 1000000000; default 4000000)");
+module_param_cb(tmin_ns, &randstat_param_ops,
+		RANDSTAT_PARAM_ARG(RS_LAW_UNIFORM, 0), 0644);
+MODULE_PARM_DESC(tmin_ns, "law=uniform: shortest sampling interval, ns (>= 50000, default 2000000)");
+module_param_cb(tmax_ns, &randstat_param_ops,
+		RANDSTAT_PARAM_ARG(RS_LAW_UNIFORM, 1), 0644);
+MODULE_PARM_DESC(tmax_ns, "law=uniform: longest sampling interval, ns (<= 1000000000, default 6000000)");
+
+/* law: "exponential" or "uniform" (a trailing newline allowed). */
+static int randstat_law_set(const char *val, const struct kernel_param *kp)
+{
+	int law = sysfs_match_string(randstat_law_names, val);
+
+	if (law < 0)
+		return -EINVAL;
+	WRITE_ONCE(randstat_law, law);
+	return 0;
+}
+
+static int randstat_law_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%s\n", randstat_law_names[READ_ONCE(randstat_law)]);
+}
+
+static const struct kernel_param_ops randstat_law_ops = {
+	.set = randstat_law_set,
+	.get = randstat_law_get,
+};
+
+module_param_cb(law, &randstat_law_ops, NULL, 0644);
+MODULE_PARM_DESC(law, "the sampling intervals' law: exponential (floor_ns + Exp(mean_ns - floor_ns), memoryless; default) or uniform (U[tmin_ns, tmax_ns], the paper's)");
 
 static int __init randstat_init(void)
 {
-	struct randstat_window w = randstat_get_window();
+	struct randstat_window e = randstat_window_of(RS_LAW_EXPONENTIAL);
+	struct randstat_window u = randstat_window_of(RS_LAW_UNIFORM);
 	int ret;
 
-	if (randstat_window_check(w.tmin, w.tmax)) {
+	if (randstat_window_check(RS_LAW_EXPONENTIAL, e.lo, e.hi)) {
+		pr_err("floor_ns=%u mean_ns=%u: need %u <= floor_ns <= mean_ns/2, mean_ns <= %u\n",
+		       e.lo, e.hi, RANDSTAT_FLOOR_LIMIT_NS,
+		       RANDSTAT_MEAN_LIMIT_NS);
+		return -EINVAL;
+	}
+	if (randstat_window_check(RS_LAW_UNIFORM, u.lo, u.hi)) {
 		pr_err("tmin_ns=%u tmax_ns=%u: need %u <= tmin_ns <= tmax_ns <= %u\n",
-		       w.tmin, w.tmax, RANDSTAT_TMIN_LIMIT_NS,
+		       u.lo, u.hi, RANDSTAT_TMIN_LIMIT_NS,
 		       RANDSTAT_TMAX_LIMIT_NS);
 		return -EINVAL;
 	}

@@ -8,16 +8,35 @@
  * carry what a statistician needs: full-resolution ns, the raw sample
  * counts and the sampler's own cost.  Documentation/randstat.rst has the
  * format.
+ *
+ * The times shown are brought up to the sample counts at each read
+ * (randstat_estimate()), from the times shown at the read before: they are
+ * kept here, one set per CPU, under randstat_shown_lock.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
 #include "sampler.h"
+
+/**
+ * struct randstat_shown - what /proc/randstat shows of one CPU
+ * @c: its counters, as read
+ * @ns: its times per class, never falling between reads
+ */
+struct randstat_shown {
+	struct randstat_counters c;
+	u64 ns[RS_NR_CLASSES];
+};
+
+static DEFINE_MUTEX(randstat_shown_lock);
+static DEFINE_PER_CPU(u64 [RS_NR_CLASSES], randstat_shown_ns);
 
 static void randstat_put_row(struct seq_file *m, const u64 *v, bool clock_t)
 {
@@ -41,10 +60,12 @@ static void randstat_put_hist(struct seq_file *m, const char *name,
 }
 
 static void randstat_show_cpu(struct seq_file *m, unsigned int cpu,
-			      const struct randstat_counters *c)
+			      const struct randstat_shown *sh)
 {
+	const struct randstat_counters *c = &sh->c;
+
 	seq_printf(m, "ns cpu%u", cpu);
-	randstat_put_row(m, c->ns, false);
+	randstat_put_row(m, sh->ns, false);
 	seq_printf(m, "samples cpu%u", cpu);
 	randstat_put_row(m, c->samples, false);
 	seq_printf(m, "sampler cpu%u online %d", cpu, cpu_online(cpu));
@@ -62,25 +83,35 @@ static void randstat_show_cpu(struct seq_file *m, unsigned int cpu,
 
 static int randstat_show(struct seq_file *m, void *v)
 {
-	struct randstat_window w = randstat_get_window();
-	struct randstat_counters *cpus;
+	struct randstat_window e = randstat_get_window(RS_LAW_EXPONENTIAL);
+	struct randstat_window u = randstat_get_window(RS_LAW_UNIFORM);
 	u64 sum[RS_NR_CLASSES] = { 0 };
+	struct randstat_shown *cpus;
+	enum randstat_law law;
 	unsigned int cpu;
 	int i;
 
+	randstat_get_law(&law);
 	cpus = kvcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
 	if (!cpus)
 		return -ENOMEM;
 
 	/* One consistent copy per CPU, taken once, so the sums match. */
+	mutex_lock(&randstat_shown_lock);
 	for_each_possible_cpu(cpu) {
-		randstat_read_cpu(cpu, &cpus[cpu]);
-		for (i = 0; i < RS_NR_CLASSES; i++)
-			sum[i] += cpus[cpu].ns[i];
-	}
+		u64 *shown = *per_cpu_ptr(&randstat_shown_ns, cpu);
 
-	seq_printf(m, "randstat %d tmin_ns %u tmax_ns %u user_hz %d\n",
-		   RANDSTAT_FORMAT_VERSION, w.tmin, w.tmax, USER_HZ);
+		randstat_read_cpu(cpu, &cpus[cpu].c);
+		randstat_estimate(&cpus[cpu].c, shown);
+		memcpy(cpus[cpu].ns, shown, sizeof(cpus[cpu].ns));
+		for (i = 0; i < RS_NR_CLASSES; i++)
+			sum[i] += shown[i];
+	}
+	mutex_unlock(&randstat_shown_lock);
+
+	seq_printf(m, "randstat %d law %s floor_ns %u mean_ns %u tmin_ns %u tmax_ns %u user_hz %d\n",
+		   RANDSTAT_FORMAT_VERSION, randstat_law_names[law], e.lo,
+		   e.hi, u.lo, u.hi, USER_HZ);
 	seq_puts(m, "cpu ");
 	randstat_put_row(m, sum, true);
 	for_each_online_cpu(cpu) {
@@ -109,6 +140,7 @@ static int randstat_open(struct inode *inode, struct file *file)
 static ssize_t randstat_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
+	unsigned int cpu;
 	char buf[8];
 
 	if (!capable(CAP_SYS_ADMIN))
@@ -120,7 +152,12 @@ static ssize_t randstat_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (!sysfs_streq(buf, "reset"))
 		return -EINVAL;
+	mutex_lock(&randstat_shown_lock);
 	randstat_reset();
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&randstat_shown_ns, cpu), 0,
+		       sizeof(randstat_shown_ns));
+	mutex_unlock(&randstat_shown_lock);
 	return count;
 }
 

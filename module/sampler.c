@@ -3,11 +3,14 @@
  * randstat: the per-CPU randomized statclock.
  *
  * Each online CPU runs a pinned, hard hrtimer.  At each expiry it takes a
- * snapshot of the interrupted context, classifies it (classify.c), charges
- * the interval since the previous scheduled expiry (estimator.c), and
- * schedules the next expiry a uniformly random interval after this one's
- * scheduled time (interval.c), so interrupt latency does not stretch the
- * mean interval.
+ * snapshot of the interrupted context, classifies it (classify.c), counts
+ * the sample (estimator.c), and schedules the next expiry a random
+ * interval (interval.c, drawn from this CPU's keystream, rng.c) after this
+ * one's scheduled time, so interrupt latency does not stretch the mean
+ * interval.  Expiries that passed while the CPU could not take the
+ * interrupt are samples too, of the class seen when it came, as the tick
+ * counts the ticks it missed: dropping them would leave out exactly the
+ * samples that fell in interrupt-disabled regions.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
@@ -21,6 +24,7 @@
 #include <linux/seqlock.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
+#include <linux/workqueue.h>
 #include <asm/irq_regs.h>
 
 #include "sampler.h"
@@ -28,11 +32,15 @@
 /**
  * struct randstat_cpu - one CPU's sampler
  * @timer: the statclock
- * @rnd: pseudo-random state for the intervals, seeded in process context
+ * @rng: the keystream the intervals are drawn from
+ * @rekey: fresh key material from get_random_bytes() for @rng
+ * @rekey_ready: @rekey is filled and not yet used; set (release) by the
+ *	rekey work, cleared (release) by this CPU's timer, which alone then
+ *	reads @rekey
  * @seq: lets readers copy @c consistently; written only by this CPU, in
  *	its timer, or with interrupts off (reset), or while it is offline
  * @c: the counters
- * @prev_expires: scheduled time of the previous expiry
+ * @prev_expires: scheduled time of the last expiry counted
  * @last_steal: the kernel's steal time of this CPU already charged
  * @last_idle_us: get_cpu_idle_time_us() at the last idle sample
  * @last_iowait_us: get_cpu_iowait_time_us() at the last idle sample
@@ -40,7 +48,9 @@
  */
 struct randstat_cpu {
 	struct hrtimer timer;
-	struct rnd_state rnd;
+	struct randstat_rng rng;
+	u32 rekey[RANDSTAT_KEY_WORDS];
+	bool rekey_ready;
 	seqcount_t seq;
 	struct randstat_counters c;
 	ktime_t prev_expires;
@@ -53,11 +63,53 @@ struct randstat_cpu {
 static DEFINE_PER_CPU(struct randstat_cpu, randstat_cpus);
 static enum cpuhp_state randstat_hp_state;
 
-static u32 randstat_next_interval(struct randstat_cpu *rc)
-{
-	struct randstat_window w = randstat_get_window();
+/*
+ * Every keystream is rekeyed from get_random_bytes() this often, so that a
+ * state that leaked (a memory disclosure) stops predicting within a minute.
+ * Deferrable: the work never wakes an idle CPU.
+ */
+#define RANDSTAT_REKEY_PERIOD	(60 * HZ)
 
-	return randstat_draw_interval(&rc->rnd, w.tmin, w.tmax);
+static void randstat_rekey_fn(struct work_struct *work);
+static DECLARE_DEFERRABLE_WORK(randstat_rekey_work, randstat_rekey_fn);
+
+static void randstat_rekey_fn(struct work_struct *work)
+{
+	struct randstat_cpu *rc;
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		rc = per_cpu_ptr(&randstat_cpus, cpu);
+		/* Not taken yet (the CPU is offline or idle): keep it. */
+		/* Pairs with the release in randstat_take_rekey(). */
+		if (smp_load_acquire(&rc->rekey_ready))
+			continue;
+		get_random_bytes(rc->rekey, sizeof(rc->rekey));
+		/* The key is written before the flag is seen set. */
+		smp_store_release(&rc->rekey_ready, true);
+	}
+	queue_delayed_work(system_power_efficient_wq, &randstat_rekey_work,
+			   RANDSTAT_REKEY_PERIOD);
+}
+
+/* In the timer: take the fresh key material if some is ready. */
+static void randstat_take_rekey(struct randstat_cpu *rc)
+{
+	/* Pairs with the release in randstat_rekey_fn(): the key is there. */
+	if (!smp_load_acquire(&rc->rekey_ready))
+		return;
+	randstat_rng_mix(&rc->rng, rc->rekey);
+	memzero_explicit(rc->rekey, sizeof(rc->rekey));
+	/* The key is used and wiped before the work may write it again. */
+	smp_store_release(&rc->rekey_ready, false);
+}
+
+static u64 randstat_next_interval(struct randstat_cpu *rc)
+{
+	enum randstat_law law;
+	struct randstat_window w = randstat_get_law(&law);
+
+	return randstat_draw_interval(&rc->rng, law, w);
 }
 
 /*
@@ -98,28 +150,31 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	u64 start = local_clock();
 	ktime_t now = ktime_get();
 	ktime_t expires = hrtimer_get_expires(timer);
-	ktime_t next = ktime_add_ns(expires, randstat_next_interval(rc));
 	enum randstat_class cls = randstat_sample_class(rc);
 	u64 steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL] - rc->last_steal;
-	u64 overruns = 0;
+	ktime_t last = expires, next;
+	u64 nsamples = 1;
 
-	/* Expiries that already passed are skipped, and counted. */
+	randstat_take_rekey(rc);
+	next = ktime_add_ns(expires, randstat_next_interval(rc));
+	/* Expiries that passed meanwhile: samples of what runs now. */
 	while (ktime_compare(next, now) <= 0) {
+		last = next;
 		next = ktime_add_ns(next, randstat_next_interval(rc));
-		overruns++;
+		nsamples++;
 	}
 
 	write_seqcount_begin(&rc->seq);
-	rc->last_steal += randstat_charge(&rc->c, cls,
-					  ktime_to_ns(ktime_sub(expires,
+	rc->last_steal += randstat_charge(&rc->c, cls, nsamples,
+					  ktime_to_ns(ktime_sub(last,
 								rc->prev_expires)),
 					  steal);
-	rc->c.overruns += overruns;
+	rc->c.overruns += nsamples - 1;
 	randstat_record_timing(&rc->c, local_clock() - start,
 			       ktime_to_ns(ktime_sub(now, expires)));
 	write_seqcount_end(&rc->seq);
 
-	rc->prev_expires = expires;
+	rc->prev_expires = last;
 	hrtimer_set_expires(timer, next);
 	return HRTIMER_RESTART;
 }
@@ -128,9 +183,12 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 static int randstat_cpu_online(unsigned int cpu)
 {
 	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
+	u32 key[RANDSTAT_KEY_WORDS];
 	ktime_t now;
 
-	prandom_seed_state(&rc->rnd, get_random_u64());
+	get_random_bytes(key, sizeof(key));
+	randstat_rng_init(&rc->rng, key);
+	memzero_explicit(key, sizeof(key));
 #ifdef RANDSTAT_HAVE_HRTIMER_SETUP
 	hrtimer_setup(&rc->timer, randstat_timer_fn, CLOCK_MONOTONIC,
 		      HRTIMER_MODE_ABS_PINNED_HARD);
@@ -153,7 +211,10 @@ static int randstat_cpu_online(unsigned int cpu)
 /* Runs on @cpu itself, in its hotplug thread; the counters are kept. */
 static int randstat_cpu_offline(unsigned int cpu)
 {
-	hrtimer_cancel(&this_cpu_ptr(&randstat_cpus)->timer);
+	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
+
+	hrtimer_cancel(&rc->timer);
+	memzero_explicit(&rc->rng, sizeof(rc->rng));
 	return 0;
 }
 
@@ -169,11 +230,14 @@ int randstat_sampler_start(void)
 	if (ret < 0)
 		return ret;
 	randstat_hp_state = ret;
+	queue_delayed_work(system_power_efficient_wq, &randstat_rekey_work,
+			   RANDSTAT_REKEY_PERIOD);
 	return 0;
 }
 
 void randstat_sampler_stop(void)
 {
+	cancel_delayed_work_sync(&randstat_rekey_work);
 	cpuhp_remove_state(randstat_hp_state);
 }
 

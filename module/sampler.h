@@ -11,7 +11,8 @@ int randstat_sampler_start(void);
 void randstat_sampler_stop(void);
 void randstat_read_cpu(unsigned int cpu, struct randstat_counters *c);
 void randstat_reset(void);
-struct randstat_window randstat_get_window(void);
+struct randstat_window randstat_get_law(enum randstat_law *law);
+struct randstat_window randstat_get_window(enum randstat_law law);
 
 int randstat_proc_init(void);
 void randstat_proc_exit(void);

@@ -7,6 +7,9 @@
 #   vm       the real module in a QEMU guest (tests/vm/run.sh; KTAP)
 #   bench    the benchmark's short version: randstat against exact
 #            references on the paper's workloads (bench/run.sh --short)
+#   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
+#            and purge in a bookworm chroot, and a real node_exporter
+#            (tests/deb.sh; TAP)
 #
 # SUITES="reader kunit" runs a subset.
 set -uo pipefail
@@ -46,13 +49,14 @@ run_suite() {
 	failed=$((failed + f))
 }
 
-suites=${SUITES:-reader kunit vm bench}
+suites=${SUITES:-reader kunit vm bench deb}
 for s in $suites; do
 	case $s in
 	reader)	run_suite reader 0 make -s -C userspace check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
 	bench)	run_suite bench 0 bash bench/run.sh --short ;;
+	deb)	run_suite deb 0 bash tests/deb.sh ;;
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
 	esac
 done

@@ -16,7 +16,10 @@ packages=(
 )
 [ "${1:-}" = demo ] ||
 	packages+=(linux-source bc flex bison python3	# KUnit on UML
-		sysstat prometheus-node-exporter)	# the fuse suite
+		git debhelper dh-dkms build-essential lintian	# make deb
+		debootstrap systemd			# tests/deb.sh's chroot, units
+		prometheus-node-exporter prometheus curl	# its node_exporter
+		sysstat)					# the fuse suite
 
 missing=()
 for p in "${packages[@]}"; do

@@ -26,129 +26,25 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
-release=bookworm
-root=$cache/chroot-dkms-$release
-log=$cache/chroot-dkms-$release.log
-out=$cache/dkms
-refresh=0
 # dkms pulls in gcc, make, dpkg-dev, patch and kmod (modinfo, depmod);
 # openssl lets dkms create its MOK key and sign the module.
 packages=(dkms make gcc libc6-dev kmod openssl
 	linux-headers-amd64 linux-headers-rt-amd64)
-stamp=.randstat-dkms-complete
 src=/build/randstat
-
-usage() {
-	sed -n '3,/^set -euo/{/^set -euo/d;s/^# \{0,1\}//;p}' "${BASH_SOURCE[0]}"
-}
-
-for arg in "$@"; do
-	case $arg in
-	--refresh)	refresh=1 ;;
-	-h|--help)	usage; exit 0 ;;
-	*)		echo "dkms.sh: unknown argument '$arg'" >&2
-			usage >&2; exit 2 ;;
-	esac
-done
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "dkms.sh: must run as root (debootstrap, chroot, dkms)" >&2
-	exit 1
-fi
-
-export DEBIAN_FRONTEND=noninteractive LC_ALL=C
-mkdir -p "$cache" "$out"
-
-# One run at a time per cache.
-exec 9>"$cache/.dkms.lock"
-flock 9
-
-# --- TAP -----------------------------------------------------------------
-n=0
-failed=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-not_ok() { n=$((n + 1)); failed=1; echo "not ok $n - $*"; }
-# check DESCRIPTION CMD...: ok if CMD succeeds.
-check() {
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
-diag() { echo "# $*"; }
-# diag_file FILE: the last lines of FILE as TAP comments.
-diag_file() { tail -n "${2:-15}" "$1" 2>/dev/null | sed 's/^/#   /'; }
 
 # shellcheck source=tests/chroot.sh
 . "$(dirname "$0")/chroot.sh"
+chroot_script_start dkms "${BASH_SOURCE[0]}" "$@"
 
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
 # ensure_chroot: create (or reuse, or refresh) the chroot.
-ensure_chroot() {
-	local new=$root.new include
-	if [ -f "$root/$stamp" ]; then
-		if [ "$refresh" = 1 ] || [ -n "$(find "$root/$stamp" -mtime +7)" ] ||
-		   ! have_packages "$root"; then
-			diag "refreshing the chroot's packages"
-			if mount_proc "$root" && {
-				apt_get "$root" update &&
-				apt_get "$root" install -y --no-install-recommends "${packages[@]}" &&
-				apt_get "$root" autoremove -y --purge &&
-				apt_get "$root" clean
-			} >>"$log" 2>&1; then
-				touch "$root/$stamp"
-			else
-				diag "refresh failed, using the old packages (see $log)"
-			fi
-			chroot_cleanup
-		fi
-		return 0
-	fi
-	command -v debootstrap >/dev/null || {
-		apt-get update -q >/dev/null
-		apt-get install -y --no-install-recommends debootstrap >/dev/null
-	}
-	[ -e "$root" ] && safe_rm "$root"
-	[ -e "$new" ] && safe_rm "$new"
-	diag "creating chroot $root (2-3 minutes)"
-	include=$(IFS=,; echo "${packages[*]}")
-	if ! { debootstrap --variant=minbase --include="$include" "$release" "$new" &&
-	       mount_proc "$new" &&
-	       apt_get "$new" install -y --no-install-recommends "${packages[@]}" &&
-	       apt_get "$new" clean; } >"$log" 2>&1; then
-		chroot_cleanup
-		return 1
-	fi
-	chroot_cleanup
-	touch "$new/$stamp"
-	mv "$new" "$root"
-}
-
-# kernels: the kernels in the chroot that have a build tree (headers).  The
-# build links are absolute, so look from inside the chroot.
-kernels() {
-	# shellcheck disable=SC2016 # expanded by the inner sh
-	in_chroot "$root" sh -c 'for f in /lib/modules/*/build/Makefile; do
-		[ -f "$f" ] || continue
-		k=${f%/build/Makefile}; echo "${k##*/}"
-	done' | sort -V
-}
-
-# ko_files KVER: randstat.ko* installed for KVER (any compression).
-ko_files() {
-	find "$root/lib/modules/$1" -name 'randstat.ko*' 2>/dev/null | sort
-}
+ensure_chroot() { chroot_ensure "$release" "$root" "$log" "$stamp"; }
+kernels() { chroot_kernels "$root"; }
+ko_files() { chroot_ko_files "$root" "$1"; }
 
 # purge: remove what an earlier (maybe aborted) run left in the chroot.
-purge() {
-	local v
-	for v in "$root"/var/lib/dkms/randstat/*/; do
-		[ -d "$v/source" ] || [ -L "$v/source" ] || continue
-		v=${v%/}
-		in_chroot "$root" dkms remove "randstat/${v##*/}" --all >/dev/null 2>&1 || true
-	done
-	rm -rf "$root/var/lib/dkms/randstat" "$root"/usr/src/randstat-*
-	find "$root/lib/modules" -name 'randstat.ko*' -delete 2>/dev/null || true
-}
+purge() { chroot_remove_randstat "$root"; }
 
 # stage_sources: what `make dkms-install` reads, without build products.
 stage_sources() {

@@ -338,8 +338,12 @@ static void text_legend(struct context *ctx, const struct rs_report *rep)
 	if (ctx->said_legend)
 		return;
 	ctx->said_legend = true;
-	printf("randstat: samples at uniformly random intervals in [%.3f, %.3f] ms\n",
-	       rep->tmin_ns / 1e6, rep->tmax_ns / 1e6);
+	if (rep->law == RS_LAW_UNIFORM)
+		printf("randstat: samples at uniformly random intervals in [%.3f, %.3f] ms\n",
+		       rep->tmin_ns / 1e6, rep->tmax_ns / 1e6);
+	else
+		printf("randstat: samples at random times, intervals %.3f ms + exponential, mean %.3f ms\n",
+		       rep->floor_ns / 1e6, rep->mean_ns / 1e6);
 	if (rep->interval)
 		puts("Shares of each source's own total over each interval, from the deltas of both files.");
 	else
@@ -469,6 +473,9 @@ static void print_json(struct context *ctx, const struct rs_report *rep)
 	       RS_FORMAT_VERSION, rep->interval ? "interval" : "since_start",
 	       (long long)now.tv_sec, now.tv_nsec / 1000000);
 	json_number(ctx->wall, 3);
+	printf(",\"law\":\"%s\",\"floor_ns\":%llu,\"mean_ns\":%llu",
+	       rs_law_name[rep->law], (unsigned long long)rep->floor_ns,
+	       (unsigned long long)rep->mean_ns);
 	printf(",\"tmin_ns\":%llu,\"tmax_ns\":%llu,\"reset\":%s,\"notes\":[",
 	       (unsigned long long)rep->tmin_ns,
 	       (unsigned long long)rep->tmax_ns,

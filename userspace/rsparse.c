@@ -363,9 +363,14 @@ enum rs_status rs_parse_stat(const char *buf, size_t len, const char *name,
 	return st;
 }
 
+const char *const rs_law_name[RS_NLAWS] = {
+	[RS_LAW_EXPONENTIAL] = "exponential",
+	[RS_LAW_UNIFORM] = "uniform",
+};
+
 /* /proc/randstat: where the parser is in the file. */
 enum rs_state {
-	ST_HEADER,	/* randstat 1 tmin_ns ... */
+	ST_HEADER,	/* randstat 2 law ... */
 	ST_CPU_ALL,	/* cpu */
 	ST_CPU_N,	/* cpuN ..., then hist_bounds_ns */
 	ST_BLOCK,	/* ns, samples, sampler, cost_hist, late_hist cpuN */
@@ -384,9 +389,13 @@ static enum rs_status parse_header(struct rs_parser *ps,
 				   const struct rs_tok *kw)
 {
 	struct rs_snap *s = ps->snap;
-	struct rs_tok t;
+	struct rs_tok t, law;
 	uint64_t version;
+	char shown[40];
+	unsigned int i;
 	const struct rs_kv kv[] = {
+		{ "floor_ns", &s->floor_ns },
+		{ "mean_ns", &s->mean_ns },
 		{ "tmin_ns", &s->tmin_ns },
 		{ "tmax_ns", &s->tmax_ns },
 		{ "user_hz", &s->user_hz },
@@ -396,7 +405,7 @@ static enum rs_status parse_header(struct rs_parser *ps,
 	if (!tok_is(kw, "randstat") || !lex_tok(&ps->lx, &t) ||
 	    !parse_u64(t.s, t.len, &version))
 		return lex_error(&ps->lx, RS_ERR_FORMAT,
-				 "not a /proc/randstat file: line 1 should be 'randstat %d tmin_ns ...'",
+				 "not a /proc/randstat file: line 1 should be 'randstat %d law ...'",
 				 RS_FORMAT_VERSION);
 	if (version != RS_FORMAT_VERSION)
 		return lex_error(&ps->lx, RS_ERR_VERSION,
@@ -404,6 +413,17 @@ static enum rs_status parse_header(struct rs_parser *ps,
 				 (unsigned long long)version,
 				 RS_FORMAT_VERSION);
 	s->version = version;
+	if (!lex_tok(&ps->lx, &t) || !tok_is(&t, "law") ||
+	    !lex_tok(&ps->lx, &law))
+		return lex_error(&ps->lx, RS_ERR_FORMAT,
+				 "'randstat': no 'law' after the version");
+	for (i = 0; i < RS_NLAWS && !tok_is(&law, rs_law_name[i]); i++)
+		;
+	if (i == RS_NLAWS)
+		return lex_error(&ps->lx, RS_ERR_FORMAT,
+				 "'randstat': unknown law '%s'",
+				 tok_show(&law, shown, sizeof(shown)));
+	s->law = i;
 	st = lex_kv(&ps->lx, "randstat", kv, sizeof(kv) / sizeof(kv[0]));
 	if (!st && !s->user_hz)
 		st = lex_error(&ps->lx, RS_ERR_FORMAT, "user_hz is 0");

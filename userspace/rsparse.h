@@ -3,7 +3,7 @@
  * randstat reader: parsing of /proc/stat and /proc/randstat.
  *
  * Both files are read whole into memory and parsed into a struct rs_snap.
- * /proc/randstat is parsed strictly (Documentation/format-v1.txt): every
+ * /proc/randstat is parsed strictly (Documentation/randstat.rst, "The /proc/randstat format"): every
  * line is checked, in the order the module writes them, so a truncated or
  * damaged capture is reported with its file and line.  From /proc/stat
  * only the cpu lines are read; the other lines vary between kernels.
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RS_FORMAT_VERSION	1
+#define RS_FORMAT_VERSION	2
 
 /* The columns of a cpu line, in /proc/stat's order. */
 enum rs_col {
@@ -66,10 +66,22 @@ struct rs_cpu {
 	uint64_t late_hist[RS_MAX_HIST];
 };
 
+/* The sampling intervals' law (the module's law parameter). */
+enum rs_law {
+	RS_LAW_EXPONENTIAL,	/* floor_ns + Exp(mean_ns - floor_ns) */
+	RS_LAW_UNIFORM,		/* U[tmin_ns, tmax_ns] */
+	RS_NLAWS,
+};
+
+extern const char *const rs_law_name[RS_NLAWS];
+
 /* One parsed file. */
 struct rs_snap {
 	bool is_randstat;
 	unsigned int version;	/* randstat only: the header */
+	enum rs_law law;
+	uint64_t floor_ns;
+	uint64_t mean_ns;
 	uint64_t tmin_ns;
 	uint64_t tmax_ns;
 	uint64_t user_hz;

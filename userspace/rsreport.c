@@ -7,9 +7,10 @@
  * nice).  Each sample of randstat falls in class k with probability p_k,
  * so the sample proportion is binomial and its 95% half-width is
  * 1.96 * sqrt(p (1 - p) / n), n the CPU's samples.  randstat's shares come
- * from its nanosecond counters, centred there; the half-width comes from
- * the sample counts.  Steal is read from the kernel's steal clock, not
- * sampled, so it has no interval.
+ * from the sample counts of the interval (the module's estimator: every
+ * sample weighs the same), scaled to the part of the time that is not
+ * steal.  Steal is read from the kernel's steal clock, not sampled, so it
+ * has no interval.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -89,6 +90,28 @@ void rs_shares(const struct rs_row *r, double pct[RS_NDISP])
 	rs_disp(r, d);
 	for (i = 0; i < RS_NDISP; i++)
 		pct[i] = total ? 100.0 * d[i] / total : NAN;
+}
+
+/**
+ * rs_count_shares() - randstat's shares, percent, from its sample counts
+ * @samples: the sample counts of a report's row
+ * @ns: its times (for steal and the elapsed time)
+ * @pct: out: each displayed class; NAN if the row has no sample
+ *
+ * Class k's share is k's samples over all samples, times the part of the
+ * elapsed time that is not steal; steal's share is the kernel's.
+ */
+void rs_count_shares(const struct rs_row *samples, const struct rs_row *ns,
+		     double pct[RS_NDISP])
+{
+	uint64_t d[RS_NDISP], n = rs_row_time(samples), t = rs_row_time(ns);
+	double steal = t ? (double)ns->v[RS_STEAL] / t : 0;
+	int i;
+
+	rs_disp(samples, d);
+	for (i = 0; i < RS_NDISP; i++)
+		pct[i] = n ? 100.0 * (1 - steal) * d[i] / n : NAN;
+	pct[RS_D_STEAL] = n ? 100.0 * steal : NAN;
 }
 
 /**
@@ -182,7 +205,7 @@ static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
 	l->stat_seconds = in->has_stat ?
 			  (double)rs_row_time(&in->ticks) / user_hz : NAN;
 	l->s = in->s;
-	rs_shares(&in->ns, l->rs);
+	rs_count_shares(&in->samples, &in->ns, l->rs);
 	rs_shares(&in->ticks, l->st);
 	rs_disp(&in->samples, k);
 	for (i = 0; i < RS_NDISP; i++) {
@@ -246,6 +269,9 @@ static void report_init(struct rs_report *rep, bool interval,
 {
 	memset(rep, 0, sizeof(*rep));
 	rep->interval = interval;
+	rep->law = rs->law;
+	rep->floor_ns = rs->floor_ns;
+	rep->mean_ns = rs->mean_ns;
 	rep->tmin_ns = rs->tmin_ns;
 	rep->tmax_ns = rs->tmax_ns;
 }
@@ -473,12 +499,25 @@ int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 		rep->reset = true;
 		return add_note(rep, "randstat's counters went down between the two reads: they were reset or the module was reloaded; no report for this interval");
 	}
-	if ((rs0->tmin_ns != rs1->tmin_ns || rs0->tmax_ns != rs1->tmax_ns) &&
+	if (rs0->law != rs1->law &&
+	    add_note(rep, "the sampling law changed from %s to %s",
+		     rs_law_name[rs0->law], rs_law_name[rs1->law]))
+		return -1;
+	if (rs1->law == RS_LAW_UNIFORM &&
+	    (rs0->tmin_ns != rs1->tmin_ns || rs0->tmax_ns != rs1->tmax_ns) &&
 	    add_note(rep, "the sampling window changed from [%llu, %llu] ns to [%llu, %llu] ns",
 		     (unsigned long long)rs0->tmin_ns,
 		     (unsigned long long)rs0->tmax_ns,
 		     (unsigned long long)rs1->tmin_ns,
 		     (unsigned long long)rs1->tmax_ns))
+		return -1;
+	if (rs1->law == RS_LAW_EXPONENTIAL &&
+	    (rs0->floor_ns != rs1->floor_ns || rs0->mean_ns != rs1->mean_ns) &&
+	    add_note(rep, "the sampling law changed from floor %llu ns, mean %llu ns to floor %llu ns, mean %llu ns",
+		     (unsigned long long)rs0->floor_ns,
+		     (unsigned long long)rs0->mean_ns,
+		     (unsigned long long)rs1->floor_ns,
+		     (unsigned long long)rs1->mean_ns))
 		return -1;
 	memset(&all, 0, sizeof(all));
 	if (reserve_all(rep))

@@ -50,6 +50,9 @@ struct rs_line {
 struct rs_report {
 	bool interval;		/* deltas between two reads, not since start */
 	bool reset;		/* the counters went down: no lines */
+	enum rs_law law;	/* the law and its parameters, as of the end */
+	uint64_t floor_ns;
+	uint64_t mean_ns;
 	uint64_t tmin_ns;
 	uint64_t tmax_ns;
 	unsigned int nlines;
@@ -61,6 +64,8 @@ struct rs_report {
 double rs_halfwidth95(uint64_t k, uint64_t n);
 void rs_disp(const struct rs_row *r, uint64_t d[RS_NDISP]);
 void rs_shares(const struct rs_row *r, double pct[RS_NDISP]);
+void rs_count_shares(const struct rs_row *samples, const struct rs_row *ns,
+		     double pct[RS_NDISP]);
 unsigned int rs_row_sub(const struct rs_row *a, const struct rs_row *b,
 			struct rs_row *d);
 bool rs_randstat_went_down(const struct rs_snap *a, const struct rs_snap *b);

@@ -37,7 +37,7 @@ rec() {
 		}
 		next
 	}
-	$1 ~ /\.cpu1\./ || $1 ~ /^(wall|tmin|tmax|user_hz)$/ { d = d " " $1 " " $2 }
+	$1 ~ /\.cpu1\./ || $1 ~ /^(wall|law|floor|mean|tmin|tmax|user_hz)$/ { d = d " " $1 " " $2 }
 	END { print "B " l wl d }' /tmp/wl.out /tmp/delta
 }
 
@@ -119,7 +119,7 @@ if [ "$MODE" = full ] && [ "$NOHZ" -eq 0 ]; then
 			rmmod randstat 2>/dev/null
 			case $c in
 			default) insmod /randstat.ko ;;
-			x10) insmod /randstat.ko tmin_ns=200000 tmax_ns=600000 ;;
+			x10) insmod /randstat.ko mean_ns=400000 ;;
 			esac
 			sleep 0.2
 			snap a

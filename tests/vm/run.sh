@@ -12,6 +12,10 @@
 #   nohzfull  booted with nohz_full=1: cpu1's /proc/stat is exact (vtime)
 #   reader    the reader (userspace/randstat) in each of its modes; also
 #             prints the fixtures tests/vm/capture-fixtures.sh extracts
+#   attack    an unprivileged process that reads every sample time and
+#             runs right after samples, against a control of the same
+#             shape (nohz_full=1, single-threaded TCG; RANDSTAT_ATTACK_SECS
+#             per run, default 240)
 #   fuse      randstat-fs and randstat exec under Debian's top, vmstat,
 #             mpstat and sar (needs libfuse3-dev fuse3 procps sysstat)
 #
@@ -71,7 +75,7 @@ make -s -C "$repo/bench/progs" iso >&2 || die "building bench/progs/iso failed"
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main nohzfull reader fuse}
+	suites=${VM_SUITES:-main nohzfull reader attack fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?
@@ -221,13 +225,16 @@ run_suites() {
 			continue
 		fi
 		extra=
+		tcg=${RANDSTAT_TCG_THREAD:-multi}
 		case $s in
 		nohzfull) extra="nohz_full=1" ;;
+		attack) extra="nohz_full=1 randstat_attack_secs=${RANDSTAT_ATTACK_SECS:-240}"
+			tcg=single ;;
 		esac
 		echo "# vm: booting ${pre:+$pre ($kver) }$s ${extra:+($extra) }$(date +%T)" >&2
 		start=$SECONDS
 		finished=1
-		bash "$here/boot.sh" "$name" "$s" "$initrd" "$extra" || finished=0
+		RANDSTAT_TCG_THREAD=$tcg bash "$here/boot.sh" "$name" "$s" "$initrd" "$extra" || finished=0
 		echo "# vm: ${pre:+$pre }$s done in $((SECONDS - start)) s" >&2
 		infx=0
 		while IFS= read -r line; do

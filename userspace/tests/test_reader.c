@@ -298,8 +298,10 @@ static void t_parse_randstat(void)
 		EXPECT(!"normal.randstat parses");
 		return;
 	}
-	EXPECT(s.version == 1 && s.tmin_ns == 2000000 &&
-	       s.tmax_ns == 6000000 && s.user_hz == 100);
+	EXPECT(s.version == 2 && s.law == RS_LAW_EXPONENTIAL &&
+	       s.floor_ns == 50000 && s.mean_ns == 4000000 &&
+	       s.tmin_ns == 2000000 && s.tmax_ns == 6000000 &&
+	       s.user_hz == 100);
 	EXPECT(s.nhist == 32 && s.hist_bounds_ns[1] == 64 &&
 	       s.hist_bounds_ns[31] == 2097152);
 	EXPECT(s.all.v[RS_USER] == 35999 && s.all.v[RS_GUEST_NICE] == 398);
@@ -397,7 +399,7 @@ static void t_truncated_at_line(void)
 	*strstr(text, "cost_hist cpu1") = '\0';
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:13:",
 		   "before 'cost_hist cpu1'");
-	strcpy(text, "randstat 1 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n");
+	strcpy(text, "randstat 2 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n");
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
 		   "before the 'cpu' line");
 	expect_bad(parse_rs("", &s, &err), RS_ERR_FORMAT, &err, "mem",
@@ -412,7 +414,7 @@ static void t_bad_version(void)
 
 	expect_bad(rs_load_randstat(fx("badversion.randstat"), &s, &err),
 		   RS_ERR_VERSION, &err, "badversion.randstat:1:",
-		   "format version 2; this reader knows version 1");
+		   "format version 3; this reader knows version 2");
 }
 
 static void t_garbage(void)
@@ -509,18 +511,21 @@ static void t_since_start(void)
 	if (!all || !c0 || !c1)
 		goto out;
 	EXPECT(all->n == 500000 && c0->n == 250000);
-	/* cpu0: user 199873456789 ns of 1e12; 50000 samples of 250000 */
-	EXPECT_NEAR(c0->rs[RS_D_USR], 19.9873456789, 1e-9);
+	/* cpu0: 50000 user samples of 250000, times 1 - steal 0.12% */
+	EXPECT_NEAR(c0->rs[RS_D_USR], 19.976, 1e-9);
 	EXPECT_NEAR(c0->hw[RS_D_USR], 0.1568, 1e-9);
-	/* /proc/stat cpu0: 101234 of 500870 ticks: 0.2245 from 19.9873 */
+	/* /proc/stat cpu0: 101234 of 500870 ticks: 0.2356 from 19.976 */
 	EXPECT_NEAR(c0->st[RS_D_USR], 20.2116318, 1e-6);
 	EXPECT(c0->outside[RS_D_USR]);
-	/* sys: 9.0123 +- 0.1122 (p 0.09) against 9.1197: inside */
+	/* sys: 8.9892 +- 0.1122 (p 0.09) against 9.1197: outside */
 	EXPECT_NEAR(c0->hw[RS_D_SYS], 0.1121833, 1e-6);
-	EXPECT(!c0->outside[RS_D_SYS]);
-	/* cpu1: usr = user - guest = 120111111111 ns; 30000 samples */
-	EXPECT_NEAR(c1->rs[RS_D_USR], 12.0111111111, 1e-9);
-	EXPECT_NEAR(c1->rs[RS_D_GUEST], 4.0012345678, 1e-9);
+	EXPECT(c0->outside[RS_D_SYS]);
+	/* iowait: 3.9952 +- 0.0768 (p 0.04) against 3.9729: inside */
+	EXPECT_NEAR(c0->rs[RS_D_IOWAIT], 3.9952, 1e-9);
+	EXPECT(!c0->outside[RS_D_IOWAIT]);
+	/* cpu1: usr = user - guest = 30000 samples, guest 10000; steal 0.08% */
+	EXPECT_NEAR(c1->rs[RS_D_USR], 11.9904, 1e-9);
+	EXPECT_NEAR(c1->rs[RS_D_GUEST], 3.9968, 1e-9);
 	EXPECT_NEAR(c1->hw[RS_D_USR], 0.1273849, 1e-6);
 	/* all: 80000 usr samples of 500000, p 0.16 */
 	EXPECT_NEAR(all->hw[RS_D_USR], 0.1016180, 1e-6);
@@ -577,8 +582,8 @@ static void t_interval(void)
 		goto out;
 	}
 	EXPECT(c0->n == 2500 && all->n == 5000);
-	/* cpu0: 4012345678 ns of 1e10, 1000 samples of 2500 (p 0.4) */
-	EXPECT_NEAR(c0->rs[RS_D_USR], 40.12345678, 1e-9);
+	/* cpu0: 1000 samples of 2500 (p 0.4), no steal */
+	EXPECT_NEAR(c0->rs[RS_D_USR], 40.0, 1e-9);
 	EXPECT_NEAR(c0->hw[RS_D_USR], 1.9204, 1e-4);
 	EXPECT_NEAR(c0->st[RS_D_USR], 40.5, 1e-9);	/* 405 of 1000 */
 	EXPECT(!c0->outside[RS_D_USR]);
@@ -680,10 +685,10 @@ static void t_prog_since_start(void)
 	EXPECT(!*r.err);
 	EXPECT_HAS(r.out, "randstat counts since it was loaded or reset,\n/proc/stat since boot");
 	EXPECT_HAS(r.out, "CPU  source       %usr   %nice    %sys %iowait    %irq   %soft  %steal  %guest  %gnice   %idle");
-	EXPECT_HAS(r.out, "\n0    randstat    19.99    1.00    9.01    4.01    0.20    1.72    0.12    0.00    0.00   63.95     1000.000     250000\n");
+	EXPECT_HAS(r.out, "\n0    randstat    19.98    1.00    8.99    4.00    0.20    1.80    0.12    0.00    0.00   63.92     1000.000     250000\n");
 	EXPECT_HAS(r.out, "\n     +-95%        0.16    0.04    0.11    0.08    0.02    0.05       -    0.00    0.00    0.19\n");
-	EXPECT_HAS(r.out, "\n     /proc/stat  20.21*   0.86*   9.12    3.97    0.00*   1.53*   0.02    0.00    0.00   64.29*    5008.700\n");
-	EXPECT_HAS(r.out, "\nall  randstat    16.00 ");
+	EXPECT_HAS(r.out, "\n     /proc/stat  20.21*   0.86*   9.12*   3.97    0.00*   1.53*   0.02    0.00    0.00   64.29*    5008.700\n");
+	EXPECT_HAS(r.out, "\nall  randstat    15.98 ");
 	EXPECT_HAS(r.out, "3 overruns");
 	result_free(&r);
 }
@@ -694,7 +699,7 @@ static void t_prog_pairs(void)
 
 	EXPECT(r.status == 0 && !*r.err);
 	EXPECT_HAS(r.out, "Shares of each source's own total over each interval");
-	EXPECT_HAS(r.out, "\n0    randstat    40.12    0.00    9.88 ");
+	EXPECT_HAS(r.out, "\n0    randstat    40.00    0.00   10.00 ");
 	EXPECT_HAS(r.out, "\n     +-95%        1.92 ");
 	EXPECT_HAS(r.out, "\n     /proc/stat  20.10    1.00   12.10    3.00*   0.00    2.00    0.00    4.00    0.00   57.80*      10.000\n");
 	EXPECT_HAS(r.out, "pair 2 to 3\nnote: randstat's counters went down between the two reads: they were reset");
@@ -764,10 +769,10 @@ static void t_prog_json(void)
 	EXPECT(r.status == 0 && count_lines(r.out) == 1);
 	EXPECT(json_shaped(r.out));
 	EXPECT_HAS(r.out, "\"mode\":\"since_start\"");
-	EXPECT_HAS(r.out, "{\"cpu\":\"0\",\"randstat\":{\"seconds\":1000.000000,\"samples\":250000,\"pct\":{\"usr\":19.9873,");
+	EXPECT_HAS(r.out, "{\"cpu\":\"0\",\"randstat\":{\"seconds\":1000.000000,\"samples\":250000,\"pct\":{\"usr\":19.9760,");
 	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":0.1568,");
 	EXPECT_HAS(r.out, "\"steal\":null");
-	EXPECT_HAS(r.out, "\"outside\":[\"usr\",\"nice\",\"irq\",\"soft\",\"idle\"]");
+	EXPECT_HAS(r.out, "\"outside\":[\"usr\",\"nice\",\"sys\",\"irq\",\"soft\",\"idle\"]");
 	result_free(&r);
 	r = run("--json", PAIR("normal"), PAIR("later"), PAIR("reset"));
 	second = strchr(r.out, '\n');
@@ -839,7 +844,7 @@ static void t_prog_errors(void)
 	r = run("--stat", fx("normal.stat"), "--randstat",
 		fx("badversion.randstat"));
 	EXPECT(r.status == 2);
-	EXPECT_HAS(r.err, "badversion.randstat:1: format version 2; this reader knows version 1");
+	EXPECT_HAS(r.err, "badversion.randstat:1: format version 3; this reader knows version 2");
 	result_free(&r);
 	r = run("--stat", fx("normal.stat"), "--randstat",
 		fx("garbage.randstat"));
@@ -1093,6 +1098,17 @@ static void t_vm_since_start(void)
 	result_free(&r);
 }
 
+/* randstat's share of display class i, percent: samples, less steal. */
+static double vm_count_share(const unsigned long long *smp,
+			     const unsigned long long *ns, int i)
+{
+	double steal = (double)ns[RS_STEAL] / vm_total(ns);
+
+	if (i == 6)	/* steal: the kernel's steal clock */
+		return 100.0 * steal;
+	return 100.0 * (1 - steal) * vm_class_of(smp, i) / vm_total(smp);
+}
+
 static void t_vm_spin(void)
 {
 	struct result r = run("--json", PAIR("vm-normal"), PAIR("vm-later"));
@@ -1121,26 +1137,17 @@ static void t_vm_spin(void)
 	}
 	/*
 	 * cpu1 over the spin, by hand from the two captures (vm-later less
-	 * vm-normal, "ns cpu1" and "samples cpu1"):
-	 *   ns: user 4007152152 - 0, system 20295862 - 0,
-	 *       idle 1109913983 - 1044160953 = 65753030,
-	 *       softirq 11521600 - 8090186 = 3431414, the rest 0;
-	 *       total 4096632458 ns
-	 *   %usr = 100 * (user - guest) / total = 100 * 4007152152 /
-	 *          4096632458 = 97.8158 (sys 0.4954, idle 1.6051, soft 0.0838)
-	 *   samples: user 1007, system 5, idle 274 - 258 = 16,
-	 *       softirq 3 - 2 = 1; n = 1029
-	 *   half-width (usr) = 100 * 1.96 * sqrt(p (1 - p) / n), p = 1007 /
-	 *          1029 = 0.97862: 100 * 1.96 * sqrt(0.97862 * 0.02138 /
-	 *          1029) = 0.8838 points (sys 0.4249, idle 0.7560, soft 0.1904)
-	 *   /proc/stat cpu1: user 403 - 1 = 402 of 408 ticks = 98.5294%
-	 * The reader prints the shares and half-widths to 4 decimals in JSON.
+	 * vm-normal, "samples cpu1" and "ns cpu1"): randstat's share of a
+	 * class is its samples over all samples (every sample weighs the
+	 * same), times the part of the time that is not steal (here none);
+	 * the half-width is 100 * 1.96 * sqrt(p (1 - p) / n) of the same p;
+	 * /proc/stat's share is its ticks over its ticks.  The reader prints
+	 * the shares and half-widths to 4 decimals in JSON.
 	 */
 	n = (double)vm_total(smp);
 	for (i = 0; i < RS_NDISP; i++) {
 		EXPECT_NEAR(json_num(pct, vm_class[i].key),
-			    100.0 * vm_class_of(ns, i) / vm_total(ns),
-			    0.00005 + 1e-9);
+			    vm_count_share(smp, ns, i), 0.00005 + 1e-9);
 		EXPECT_NEAR(json_num(st, vm_class[i].key),
 			    100.0 * vm_class_of(tk, i) / vm_total(tk),
 			    0.00005 + 1e-9);
@@ -1163,8 +1170,7 @@ static void t_vm_spin(void)
 	EXPECT_HAS(r.out, "pair 1 to 2\n");
 	EXPECT(table_row(r.out, "1", "randstat", v));
 	for (i = 0; i < RS_NDISP; i++)
-		EXPECT_NEAR(v[i], 100.0 * vm_class_of(ns, i) / vm_total(ns),
-			    0.005 + 1e-9);
+		EXPECT_NEAR(v[i], vm_count_share(smp, ns, i), 0.005 + 1e-9);
 	EXPECT(table_row(r.out, "1", "+-95%", v));
 	p = vm_class_of(smp, 0) / n;
 	EXPECT_NEAR(v[0], 100.0 * 1.96 * sqrt(p * (1 - p) / n), 0.005 + 1e-9);

@@ -5,17 +5,18 @@
 #                                    late_ns (cost_max_ns, late_max_ns too)
 #   stat.cpuN.CLASS                  /proc/stat, USER_HZ ticks
 #   wall                             CLOCK_MONOTONIC ns between the snaps
-# and, as of AFTER (not deltas): tmin tmax user_hz ncpu online.cpuN
-# online0.cpuN (as of BEFORE).  A key missing from either side (a CPU
-# that was offline) is left out.
+# and, as of AFTER (not deltas): law (0 exponential, 1 uniform), floor
+# mean tmin tmax user_hz ncpu online.cpuN, and online0.cpuN (as of
+# BEFORE).  A key missing from either side (a CPU that was offline) is
+# left out.
 BEGIN {
 	split("user nice system idle iowait irq softirq steal guest guest_nice", cls)
 }
 FNR == 1 { side++ }
 function put(k, v) { if (side == 1) a[k] = v; else b[k] = v }
 $1 == "mono_ns" { put("wall", $2) }
-$1 == "rs" && $2 == "randstat" {
-	if (side == 2) { tmin = $5; tmax = $7; user_hz = $9 }
+$1 == "rs" && $2 == "randstat" && side == 2 {
+	for (i = 4; i < NF; i += 2) hdr[$i] = $(i + 1)
 }
 $1 == "rs" && ($2 == "ns" || $2 == "samples") {
 	for (i = 1; i <= 10; i++)
@@ -39,7 +40,9 @@ END {
 	for (k in b)
 		if (k in a)
 			printf "%s %.0f\n", k, b[k] - a[k]
-	printf "tmin %d\ntmax %d\nuser_hz %d\nncpu %d\n", tmin, tmax, user_hz ? user_hz : 100, ncpu
+	printf "law %d\nfloor %d\nmean %d\ntmin %d\ntmax %d\nuser_hz %d\nncpu %d\n",
+		hdr["law"] == "uniform", hdr["floor_ns"], hdr["mean_ns"], hdr["tmin_ns"],
+		hdr["tmax_ns"], hdr["user_hz"] ? hdr["user_hz"] : 100, ncpu
 	for (c in online) printf "online.%s %d\n", c, online[c]
 	for (c in online0) printf "online0.%s %d\n", c, online0[c]
 }

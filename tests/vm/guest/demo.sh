@@ -64,7 +64,7 @@ ok() {
 
 echo "randstat demo: Debian's kernel $(uname -r), 2 CPUs, a tick every 4 ms (HZ=250)."
 echo "The tick charges each 4 ms to whatever runs at the instant it fires; randstat"
-echo "samples at random instants 2 to 6 ms apart.  Each workload runs on cpu1."
+echo "samples at random instants, 4 ms apart on average.  Each workload runs on cpu1."
 insmod /randstat.ko || { result 1 "insmod randstat.ko"; ktap_end; exit 1; }
 sleep 1
 

@@ -7,20 +7,25 @@ function g(k) {
 	return d[k] + 0
 }
 function el(c) { return g("sampler." c ".elapsed_ns") }
-function ns(c, cls) { return g("ns." c "." cls) }
 function nsamp(c) { return g("sampler." c ".samples") }
+# Callbacks: samples less the expiries counted as samples in a later one.
+function ncb(c,  k) { k = nsamp(c) - g("sampler." c ".overruns"); return k > 0 ? k : 1 }
+# The count estimator over the window (estimator.c): class k's time is
+# its share of the window's samples times the window's elapsed time less
+# steal; steal is the kernel's own.
+function ns(c, cls) {
+	if (cls == "steal") return g("ns." c ".steal")
+	return nsamp(c) > 0 ? g("n." c "." cls) / nsamp(c) * (el(c) - g("ns." c ".steal")) : 0
+}
 function share(c, cls) { return el(c) > 0 ? ns(c, cls) / el(c) : 0 }
 # /proc/stat's share of CLASS on c over the wall time of the window.
 function sshare(c, cls) { return g("stat." c "." cls) * 1e9 / g("user_hz") / g("wall") }
-# The standard error of a share estimated from n samples.  Each sample is
-# charged the interval before it (uniform on [tmin, tmax]), so the ns-
-# weighted share has variance p(1-p)/n * E[L^2]/E[L]^2 = p(1-p)/n *
-# (1 + cv^2), cv^2 = (tmax-tmin)^2 / (3 (tmax+tmin)^2): 1.083 by default.
-function cv2f(  a, b) {
-	a = g("tmin"); b = g("tmax")
-	return 1 + sq(b - a) / (3 * sq(a + b))
-}
-function sigma(p, n) { return n > 0 ? root(p * (1 - p) * cv2f() / n) : 1 }
+# The standard error of a share estimated from n samples: binomial.  (With
+# the exponential law the sample times are a Poisson process, and given
+# their number they fall independently and uniformly in the window; the
+# uniform law's more regular times give at most this variance for the
+# workloads here, which are not in phase with it.)
+function sigma(p, n) { return n > 0 ? root(p * (1 - p) / n) : 1 }
 # busybox awk here has no libm (no sqrt, no ^): Newton's method, and sq().
 function sq(x) { return x * x }
 function root(x,  r, i) {
@@ -29,9 +34,15 @@ function root(x,  r, i) {
 	for (i = 0; i < 60; i++) r = (r + x / r) / 2
 	return r
 }
+# The law's mean interval.
+function lmean() { return g("law") ? (g("tmin") + g("tmax")) / 2 : g("mean") }
 # The window's ends: elapsed_ns grows in whole intervals, so the sampled
-# window and the snapshot window differ by < tmax at each end.
-function edge_ns() { return 2 * g("tmax") }
+# window and the snapshot window differ by the time since the last
+# expiry at each end.  Uniform: each is < tmax.  Exponential: each is at
+# most floor + Exp(mean - floor), and their difference exceeds
+# floor + 11 (mean - floor) with probability < 2 e^-11 = 3.3e-5 (4 sigma's
+# worth).
+function edge_ns() { return g("law") ? 2 * g("tmax") : g("floor") + 11 * (g("mean") - g("floor")) }
 function pct(x) { return sprintf("%.2f%%", 100 * x) }
 function ms(x) { return sprintf("%.1fms", x / 1e6) }
 # One line with every class of c, as randstat measured it.
@@ -41,7 +52,7 @@ function classes(c,  i, s, k) {
 	for (i = 1; i <= 8; i++)
 		s = s " " k[i] " " pct(share(c, k[i]))
 	print s " (n=" nsamp(c) ", overruns " g("sampler." c ".overruns") ", mean lateness " \
-		sprintf("%.0f", g("sampler." c ".late_ns") / (nsamp(c) ? nsamp(c) : 1) / 1e3) \
+		sprintf("%.0f", g("sampler." c ".late_ns") / ncb(c) / 1e3) \
 		"us, elapsed " ms(el(c)) ", wall " ms(g("wall")) ")"
 }
 function stat_classes(c,  i, s, k) {

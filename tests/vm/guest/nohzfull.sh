@@ -4,7 +4,7 @@
 # truth for randstat's shares on cpu1.  See main.sh for the statistics.
 #
 # Tolerance: 4 sigma at the exact share q (n = cpu1's samples), plus the
-# deterministic window errors: 2 tmax (randstat's whole intervals) and one
+# window errors: edge_ns() (randstat's whole intervals, judge.awk) and one
 # 10 ms tick (/proc/stat truncates each reading), over the wall time.
 #
 # vtime charges the time cpu1 spends in any interrupt, randstat's own

@@ -1,0 +1,111 @@
+# attack: can an unprivileged process use cpu1 without being charged?
+# (Documentation/randstat.rst, "Threat model".)  Booted under
+# single-threaded TCG (tests/vm/run.sh): under multi-threaded TCG a timer
+# interrupt due while a vCPU that another vCPU just woke runs user code
+# can be held until it enters the kernel, which looks like evasion and is
+# not.
+#
+# The attack (tests/progs/attack, uid 65534): a watcher on cpu0 reads
+# /proc/randstat as fast as it can; each time cpu1 takes a sample it
+# learns when (elapsed_ns) and wakes a hog on cpu1 that spins until
+# BURST after that sample.  The control has the same shape (the same
+# watcher, reads, pipe and burst) but triggers at random times of the
+# sampler's mean rate.  BURST is 1.7 ms: under law=uniform (tmin 2 ms)
+# no sample can land in it.
+#
+# Booted with nohz_full=1, so that cpu1's /proc/stat is vtime: its user
+# column is exact, measured at every kernel entry and exit, and the hog is
+# the only user-mode task on cpu1.  That is the reference.  (The hog's
+# whole CPU time is not a clean one under TCG: it holds the long,
+# interrupts-off wake-up and sleep paths and the softirqs run in its
+# context, which no timer-interrupt sampler sees as its user time,
+# whatever its law; getrusage's utime is that CPU time rescaled.)
+#
+# What each is charged, per exact user second: r = p / q, p randstat's
+# user + nice share of cpu1 (the count estimator over the window), q
+# vtime's.  p's relative standard error is sqrt((1 - p) / (n p)), n
+# cpu1's samples.
+#
+# The bar (default law): r_attack >= 0.95 r_control, the control being
+# the same burst at random times.  The ratio's standard error is about
+# sqrt(2 (1 - p) / (n p)) at p ~ 0.1-0.2: 1.2% at the default 240 s per
+# run (measured and printed), so a ratio of 1 passes 0.95 by about 4
+# sigma.  The control must be charged vtime's user share within 4 sigma
+# plus the window's edges and one tick; where it falls against its 95%
+# interval is reported.  law=uniform is reported, not asserted: it must
+# show the documented weakness.
+. /tests/lib.sh
+ktap_begin
+grep -q 'nohz_full=1' /proc/cmdline
+result $? "booted with nohz_full=1 (cpu1 by vtime)"
+ASECS=${randstat_attack_secs:-240}
+BURST_US=1700
+P=/sys/module/randstat/parameters
+dmesg -c >/dev/null
+load_randstat
+
+# run_attack LABEL MODE SECS: the program as uid 65534, with snapshots
+# around it; its figures and randstat's cpu1 figures go to /tmp/LABEL.
+run_attack() {
+	sleep 0.2
+	snap a
+	/progs/runas -u 65534 /progs/attack "$2" "$3" "$BURST_US" >/tmp/wl.out 2>&1
+	_st=$?
+	snap b
+	delta a b
+	sed 's/^/# /' /tmp/wl.out
+	awk -v label="$1" -v cpu="$(wlval hog_cpu_ns)" -v ut="$(wlval hog_utime_ns)" \
+		"$(cat /tests/judge.awk)"'
+	END {
+		c = "cpu1"; classes(c); stat_classes(c); n = nsamp(c); w = g("wall")
+		p = share(c, "user") + share(c, "nice")
+		q = sshare(c, "user") + sshare(c, "nice")
+		r = q > 0 ? p / q : 0
+		rel = (n > 0 && p > 0) ? root((1 - p) / (n * p)) : 1
+		printf "# %s: used %s of cpu1 in user mode (vtime; all its CPU time %s, getrusage user %s), charged %s: %.3f per user second +- %.3f (1 sigma)\n",
+			label, pct(q), ms(cpu), ms(ut), pct(p), r, r * rel
+		printf "%s %.6f %.6f %.6f %.6f %.6f %.6f\n", label, q, p, r, rel,
+			sigma(q, n), (edge_ns() + 1e7) / w > "/tmp/" label
+	}' /tmp/delta
+	return $_st
+}
+
+# --- the default law: exponential ------------------------------------------
+run_attack exp_attack sample "$ASECS"
+result $? "exponential: the attack ran as uid 65534 (${ASECS}s)"
+run_attack exp_control random "$ASECS"
+result $? "exponential: the control ran as uid 65534 (${ASECS}s)"
+
+# The control: charged vtime's user share within 4 sigma plus the edges.
+read -r _ q p r rel sig edge </tmp/exp_control
+awk -v q="$q" -v p="$p" -v sig="$sig" -v edge="$edge" 'BEGIN {
+	d = p - q; if (d < 0) d = -d
+	printf "# control: randstat - vtime = %+.2f points; 95%% interval +-%.2f: %s; allowed 4 sigma + edges %.2f\n",
+		100 * (p - q), 196 * sig, d <= 1.96 * sig ? "inside" : "outside", 100 * (4 * sig + edge)
+	exit !(q > 0 && d <= 4 * sig + edge)
+}'
+result $? "exponential: the control is charged its exact (vtime) user share"
+
+# The bar: per user second, the attack is charged >= 95% of the control.
+ratio_prog="$(cat /tests/judge.awk)"'
+	{ v[$1] = $4; rel[$1] = $5 }
+	END {
+		R = v[c] > 0 ? v[a] / v[c] : 0; s = R * root(sq(rel[a]) + sq(rel[c]))
+		printf "# %s / %s: %.3f +- %.3f (95%% interval %.3f..%.3f)\n", a, c, R, s, R - 1.96 * s, R + 1.96 * s
+		exit !(R >= bar)
+	}'
+awk -v a=exp_attack -v c=exp_control -v bar=0.95 "$ratio_prog" /tmp/exp_attack /tmp/exp_control
+result $? "exponential: the attack is charged >= 95% of what the control is, per user second"
+
+# --- law=uniform: reported, not asserted ---------------------------------------
+/progs/wr $P/law uniform >/dev/null
+diag "law=uniform, tmin_ns $(cat $P/tmin_ns), tmax_ns $(cat $P/tmax_ns)"
+USECS=$((ASECS < 20 ? ASECS : 20))
+run_attack uni_attack sample "$USECS"
+run_attack uni_control random "$USECS"
+awk -v a=uni_attack -v c=uni_control -v bar=0 "$ratio_prog" /tmp/uni_attack /tmp/uni_control
+diag "uniform: the documented weakness (not asserted): see the ratio above"
+/progs/wr $P/law exponential >/dev/null
+
+dmesg_clean "dmesg: no WARNING, BUG, Oops or lockdep report"
+ktap_end

@@ -11,8 +11,9 @@
 # the benchmark's bench/guest/*.sh and bench/progs/{iso,evader,loop} if
 # present; for the fuse suite, when installed: userspace/randstat-fs,
 # Debian's procps (top, vmstat), sysstat (mpstat, sar, sadc), fuse3
-# (fusermount3) and prometheus-node-exporter, each with its shared libraries (from ldd), the terminfo
-# entry for TERM=dumb, and the kernel's fuse.ko (not loaded at boot).
+# (fusermount3) and prometheus-node-exporter, each with its shared
+# libraries (from ldd), the terminfo entry for TERM=dumb, and the
+# kernel's fuse.ko (not loaded at boot).
 # The kernel unpacks concatenated cpio archives one after the other.
 #
 # Env: MODDIR (the guest kernel's modules; run.sh sets it), RANDSTAT_KO (default

@@ -257,7 +257,8 @@ def main():
     # --- cost -----------------------------------------------------------------
     cost = {}
     F = normal["F"]
-    for fn in ("tick_sched_timer", "randstat_timer_fn"):
+    for fn in ("tick_sched_timer", "randstat_timer_fn", "randstat_timer_fn@before",
+               "randstat_draw_interval", "randstat_draw_interval@before"):
         v = F.get(fn, [])
         if v:
             cost[fn] = {"n": len(v), "median": statistics.median(v), "p99": quantile(v, 0.99),
@@ -266,7 +267,7 @@ def main():
     if H:
         h = [H.get(f"h{i}", 0) for i in range(32)]
         b = [H.get(f"b{i}", 0) for i in range(32)]
-        ns = H.get("samples", 0)
+        ns = H.get("samples", 0) - H.get("overruns", 0)  # callbacks
         cost["self"] = {"n": int(ns), "mean": H.get("cost_ns", 0) / max(ns, 1),
                         "median": hist_quantile(h, b, 0.5), "p99": hist_quantile(h, b, 0.99),
                         "max": H.get("cost_max_ns", float("nan"))}
@@ -304,6 +305,13 @@ def main():
                f"{s['median'] / 1e3:.2f}us p99 {s['p99'] / 1e3:.2f}us (n {s['n']}); tick_sched_timer "
                f"median {t['median'] / 1e3:.2f}us p99 {t['p99'] / 1e3:.2f}us (n {t['n']}); "
                f"ratio of medians {s['median'] / t['median']:.2f}")
+    for fn in ("randstat_timer_fn", "randstat_draw_interval"):
+        if fn in cost and f"{fn}@before" in cost:
+            a, b = cost[fn], cost[f"{fn}@before"]
+            k.diag(f"cost before/after (ftrace, one boot): {fn} median {b['median'] / 1e3:.2f} -> "
+                   f"{a['median'] / 1e3:.2f}us ({a['median'] / b['median']:.2f}x), p99 "
+                   f"{b['p99'] / 1e3:.2f} -> {a['p99'] / 1e3:.2f}us ({a['p99'] / b['p99']:.2f}x), "
+                   f"mean {b['mean'] / 1e3:.2f} -> {a['mean'] / 1e3:.2f}us")
     if "self" in cost:
         c = cost["self"]
         k.diag(f"cost (randstat's own cost_hist, same run): mean {c['mean'] / 1e3:.2f}us, "
@@ -387,6 +395,9 @@ def main():
                "|---|---|---|---|---|---|"]
         names = {"tick_sched_timer": "tick_sched_timer (ftrace)",
                  "randstat_timer_fn": "randstat_timer_fn (ftrace)",
+                 "randstat_timer_fn@before": "randstat_timer_fn before: LFSR113, uniform (ftrace)",
+                 "randstat_draw_interval": "randstat_draw_interval: ChaCha20, exponential (ftrace)",
+                 "randstat_draw_interval@before": "randstat_draw_interval before: LFSR113, uniform (ftrace)",
                  "self": "randstat_timer_fn (own cost_hist; bucket lower bounds)"}
         for fn, c in cost.items():
             md.append(f"| {names[fn]} | {c['n']} | {c['median'] / 1e3:.2f} | {c['p99'] / 1e3:.2f} | "

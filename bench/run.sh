@@ -47,6 +47,20 @@ make -s -C "$here/progs" >&2 || die "building bench/progs failed"
 make -s -C "$repo" module KDIR="$kdir" >&2 || die "building the module failed"
 
 mkdir -p "$out/vm"
+# Full mode measures the sampler's cost before and after the keystream,
+# exponential law and count estimator in one boot: the module as of
+# BENCH_BEFORE (default: the last commit before them) is built from git.
+before=${BENCH_BEFORE:-ef31c5b}
+if [ "$mode" = full ]; then
+	rm -rf "$out/before" && mkdir -p "$out/before"
+	if git -C "$repo" archive "$before" Kbuild module include 2>/dev/null |
+		tar -C "$out/before" -xf - &&
+	   make -s -C "$kdir" M="$out/before" modules >"$out/before/build.log" 2>&1; then
+		export RANDSTAT_KO_OLD=$out/before/module/randstat.ko
+	else
+		echo "bench: could not build the module as of $before (see $out/before/build.log): no before-and-after cost" >&2
+	fi
+fi
 export RANDSTAT_OUT=$out/vm RANDSTAT_SECS=$secs RANDSTAT_DISK_IOPS=0
 # Single-threaded TCG: see tests/vm/boot.sh and Documentation/benchmark.rst.
 export RANDSTAT_TCG_THREAD=${RANDSTAT_TCG_THREAD:-single}

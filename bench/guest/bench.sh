@@ -11,7 +11,8 @@
 #   O CONFIG ROUND k v .. one throughput run (overhead)
 #   V SEED k v ...        one convergence checkpoint
 #
-# Env (kernel command line): bench_mode (short | full), randstat_secs.
+# Env (kernel command line): bench_mode (short | full), randstat_secs,
+# bench_law (the module's law, for a comparison; default the module's).
 # A guest booted with nohz_full=1 is the "exact" one (cpu1 by vtime).
 . /tests/lib.sh
 MODE=${bench_mode:-short}
@@ -19,7 +20,7 @@ NOHZ=0
 grep -q 'nohz_full=1' /proc/cmdline && NOHZ=1
 echo "I mode $MODE nohz $NOHZ secs $SECS"
 
-insmod /randstat.ko || { echo "E insmod failed"; exit 1; }
+insmod /randstat.ko ${bench_law:+law=$bench_law} || { echo "E insmod failed"; exit 1; }
 sleep 0.5
 
 # rec LABEL PROG ARGS...: PROG pinned to cpu1 between two snapshots.
@@ -68,45 +69,69 @@ if [ "$MODE" = full ]; then
 fi
 
 # --- cost: ftrace's per-call durations of the tick and of the sampler ----
+# trace_fns SUFFIX FUNC...: FUNC's durations on cpu1 while a CPU-bound loop
+# runs there, one "F FUNC@SUFFIX ns ..." record per 200 calls (no @ for an
+# empty SUFFIX).  set_ftrace_filter: only these are hooked, so the tracing
+# overhead is the same small one on each, and nothing else slows down.
+T=/sys/kernel/tracing
+trace_fns() {
+	_sfx=$1
+	shift
+	echo "$@" >"$T/set_ftrace_filter" 2>/dev/null &&
+		echo "$@" >"$T/set_graph_function" &&
+		echo function_graph >"$T/current_tracer" || return 1
+	echo 0 >"$T/tracing_on"
+	echo 1 >"$T/max_graph_depth"
+	echo 2 >"$T/tracing_cpumask"
+	echo 4096 >"$T/buffer_size_kb"
+	echo >"$T/trace"
+	echo 1 >"$T/tracing_on"
+	taskset -c 1 /progs/loop "$S" >/tmp/wl.out
+	echo 0 >"$T/tracing_on"
+	# "1)   5.123 us    |  tick_sched_timer();": the number before us
+	for _f in "$@"; do
+		grep "$_f" "$T/trace" | awk -v f="$_f${_sfx:+@$_sfx}" '{
+			for (i = 2; i <= NF; i++) if ($i == "us" && $(i - 1) ~ /^[0-9.]+$/) {
+				v = v " " int($(i - 1) * 1000 + 0.5); n++
+				if (n % 200 == 0) { print "F " f v; v = "" }
+				break
+			}
+		} END { if (v != "") print "F " f v }'
+	done
+	echo nop >"$T/current_tracer"
+	echo >"$T/set_ftrace_filter"
+	echo >"$T/set_graph_function"
+}
+
 if [ "$NOHZ" -eq 0 ]; then
-	T=/sys/kernel/tracing
 	mount -t tracefs nodev "$T" 2>/dev/null
-	# set_ftrace_filter: only these two are hooked, so the tracing
-	# overhead is the same small one on both, and nothing else slows down
-	if echo tick_sched_timer randstat_timer_fn >"$T/set_ftrace_filter" 2>/dev/null &&
-	   echo tick_sched_timer randstat_timer_fn >"$T/set_graph_function" &&
-	   echo function_graph >"$T/current_tracer"; then
-		echo 0 >"$T/tracing_on"
-		echo 1 >"$T/max_graph_depth"
-		echo 2 >"$T/tracing_cpumask"
-		echo 4096 >"$T/buffer_size_kb"
-		echo >"$T/trace"
-		snap a
-		echo 1 >"$T/tracing_on"
-		taskset -c 1 /progs/loop "$S" >/tmp/wl.out
-		echo 0 >"$T/tracing_on"
+	snap a
+	if trace_fns "" tick_sched_timer randstat_timer_fn; then
 		snap b
-		# "1)   5.123 us    |  tick_sched_timer();": the number before us
-		for f in tick_sched_timer randstat_timer_fn; do
-			grep "$f" "$T/trace" | awk -v f="$f" '{
-				for (i = 2; i <= NF; i++) if ($i == "us" && $(i - 1) ~ /^[0-9.]+$/) {
-					v = v " " int($(i - 1) * 1000 + 0.5); n++
-					if (n % 200 == 0) { print "F " f v; v = "" }
-					break
-				}
-			} END { if (v != "") print "F " f v }'
-		done
-		echo nop >"$T/current_tracer"
-		echo >"$T/set_ftrace_filter"
-		echo >"$T/set_graph_function"
 		awk '$1 == "rs" && $2 == "hist_bounds_ns" { for (i = 3; i <= NF; i++) b = b " b" (i - 3) " " $i }
 			$1 == "rs" && $2 == "cost_hist" && $3 == "cpu1" {
 				for (i = 4; i <= NF; i++) { if (FILENAME ~ /\.a$/) a[i] = $i; else h = h " h" (i - 4) " " ($i - a[i]) }
 			}
 			$1 == "rs" && $2 == "sampler" && $3 == "cpu1" {
-				for (i = 4; i < NF; i += 2) if (FILENAME ~ /\.a$/) s[$i] = $(i + 1); else x = x " " $i " " ($(i + 1) - s[$i])
+				# totals as deltas; maxima (since load) as they are
+				for (i = 4; i < NF; i += 2) if (FILENAME ~ /\.a$/) s[$i] = $(i + 1)
+					else x = x " " $i " " ($i ~ /_max_ns$/ ? $(i + 1) : $(i + 1) - s[$i])
 			}
 			END { print "H ftrace_loop" x h b }' /tmp/snap.a /tmp/snap.b
+		# the cost of one interval draw, alone (it runs inside the callback)
+		trace_fns "" randstat_draw_interval
+		# Before and after in one boot (full mode): the module as it was
+		# before the keystream, law and estimator of format 2
+		# (/randstat-old.ko, bench/run.sh builds it from git).
+		if [ "$MODE" = full ] && [ -f /randstat-old.ko ] &&
+		   rmmod randstat && insmod /randstat-old.ko; then
+			sleep 0.2
+			trace_fns before randstat_timer_fn
+			trace_fns before randstat_draw_interval
+			rmmod randstat
+			insmod /randstat.ko
+			sleep 0.2
+		fi
 	else
 		echo "E function_graph tracer not available"
 	fi
@@ -140,7 +165,7 @@ if [ "$MODE" = full ] && [ "$NOHZ" -eq 1 ]; then
 	CT=10
 	for seed in 1 2 3 4 5 6; do
 		rmmod randstat
-		insmod /randstat.ko
+		insmod /randstat.ko ${bench_law:+law=$bench_law}
 		taskset -c 1 /progs/iso 8000 2000 $((CT + 1)) >/tmp/conv.out 2>&1 &
 		sleep 0.3
 		k=0

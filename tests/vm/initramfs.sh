@@ -117,6 +117,10 @@ if [ "$ko" != none ]; then
 	[ -f "$ko" ] || die "$ko missing: make -C $repo module"
 	cp "$ko" "$root/randstat.ko"
 fi
+# make bench's before-and-after cost: an earlier build, when given.
+if [ -n "${RANDSTAT_KO_OLD:-}" ]; then
+	cp "$RANDSTAT_KO_OLD" "$root/randstat-old.ko"
+fi
 # The benchmark's guest scripts and workloads (bench/), when present:
 # make bench and make demo run them.
 for f in "$repo"/bench/guest/*.sh; do

@@ -472,6 +472,19 @@ static int interval_cpu(struct rs_report *rep,
 	return add_line(rep, i, &one, snap[3]->user_hz);
 }
 
+/* The law in use and its parameters, in words. */
+static void law_desc(const struct rs_snap *s, char *buf, size_t size)
+{
+	if (s->law == RS_LAW_UNIFORM)
+		snprintf(buf, size, "uniform on [%llu, %llu] ns",
+			 (unsigned long long)s->tmin_ns,
+			 (unsigned long long)s->tmax_ns);
+	else
+		snprintf(buf, size, "exponential, floor %llu ns, mean %llu ns",
+			 (unsigned long long)s->floor_ns,
+			 (unsigned long long)s->mean_ns);
+}
+
 /**
  * rs_report_interval() - shares over the interval between two reads
  * @rep: the report, to free with rs_report_free()
@@ -492,6 +505,7 @@ int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 {
 	const struct rs_snap *const snap[4] = { stat0, rs0, stat1, rs1 };
 	struct rs_sums all;
+	char law0[96], law1[96];
 	unsigned int i, n;
 
 	report_init(rep, true, rs1);
@@ -499,25 +513,10 @@ int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 		rep->reset = true;
 		return add_note(rep, "randstat's counters went down between the two reads: they were reset or the module was reloaded; no report for this interval");
 	}
-	if (rs0->law != rs1->law &&
-	    add_note(rep, "the sampling law changed from %s to %s",
-		     rs_law_name[rs0->law], rs_law_name[rs1->law]))
-		return -1;
-	if (rs1->law == RS_LAW_UNIFORM &&
-	    (rs0->tmin_ns != rs1->tmin_ns || rs0->tmax_ns != rs1->tmax_ns) &&
-	    add_note(rep, "the sampling window changed from [%llu, %llu] ns to [%llu, %llu] ns",
-		     (unsigned long long)rs0->tmin_ns,
-		     (unsigned long long)rs0->tmax_ns,
-		     (unsigned long long)rs1->tmin_ns,
-		     (unsigned long long)rs1->tmax_ns))
-		return -1;
-	if (rs1->law == RS_LAW_EXPONENTIAL &&
-	    (rs0->floor_ns != rs1->floor_ns || rs0->mean_ns != rs1->mean_ns) &&
-	    add_note(rep, "the sampling law changed from floor %llu ns, mean %llu ns to floor %llu ns, mean %llu ns",
-		     (unsigned long long)rs0->floor_ns,
-		     (unsigned long long)rs0->mean_ns,
-		     (unsigned long long)rs1->floor_ns,
-		     (unsigned long long)rs1->mean_ns))
+	law_desc(rs0, law0, sizeof(law0));
+	law_desc(rs1, law1, sizeof(law1));
+	if (strcmp(law0, law1) &&
+	    add_note(rep, "the sampling law changed from %s to %s", law0, law1))
 		return -1;
 	memset(&all, 0, sizeof(all));
 	if (reserve_all(rep))

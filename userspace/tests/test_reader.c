@@ -602,6 +602,34 @@ out:
 	free_pair(&s1, &r1);
 }
 
+/* A change of law or of its parameters between two reads is said. */
+static void t_law_change(void)
+{
+	struct rs_snap s0, r0, s1, r1;
+	struct rs_report rep;
+
+	load_pair("normal", &s0, &r0);
+	load_pair("later", &s1, &r1);
+	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	EXPECT(rep.nnotes == 0);
+	rs_report_free(&rep);
+	r1.law = RS_LAW_UNIFORM;
+	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	EXPECT(rep.nnotes == 1);
+	if (rep.nnotes)
+		EXPECT_HAS(rep.notes[0], "the sampling law changed from exponential, floor 50000 ns, mean 4000000 ns to uniform on [2000000, 6000000] ns");
+	rs_report_free(&rep);
+	r1.law = RS_LAW_EXPONENTIAL;
+	r1.mean_ns = 1000000;
+	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	EXPECT(rep.nnotes == 1 && rep.nlines == 3);
+	if (rep.nnotes)
+		EXPECT_HAS(rep.notes[0], "to exponential, floor 50000 ns, mean 1000000 ns");
+	rs_report_free(&rep);
+	free_pair(&s0, &r0);
+	free_pair(&s1, &r1);
+}
+
 static void t_reset(void)
 {
 	struct rs_snap s0, r0, s1, r1, s2, r2;
@@ -1321,6 +1349,7 @@ int main(int argc, char **argv)
 	test("since start: /proc/stat has a CPU randstat lacks",
 	     t_since_start_more_cpus);
 	test("interval: deltas, half-widths, marks", t_interval);
+	test("interval: a change of law is said", t_law_change);
 	test("interval: a reset is said, not shown", t_reset);
 	test("interval: CPUs going offline and online", t_offline);
 	test("interval: a /proc/stat counter going down", t_stat_went_down);

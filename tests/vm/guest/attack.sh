@@ -28,12 +28,12 @@
 #
 # The bar (default law): r_attack >= 0.95 r_control, the control being
 # the same burst at random times.  The ratio's standard error is about
-# sqrt(2 (1 - p) / (n p)) at p ~ 0.1-0.2: 1.2% at the default 240 s per
-# run (measured and printed), so a ratio of 1 passes 0.95 by about 4
-# sigma.  The control must be charged vtime's user share within 4 sigma
-# plus the window's edges and one tick; where it falls against its 95%
-# interval is reported.  law=uniform is reported, not asserted: it must
-# show the documented weakness.
+# sqrt(2 (1 - p) / (n p)) at p ~ 0.2: 1.0% at the default 240 s per run
+# (measured: 0.991 +- 0.010), so a ratio of 1 passes 0.95 by 4 sigma and
+# more.  The control is checked against vtime below (both ways, with
+# the edges and a tick); where it falls against its 95% interval of
+# vtime's user share is reported.  law=uniform is reported, not
+# asserted: it must show the documented weakness.
 . /tests/lib.sh
 ktap_begin
 grep -q 'nohz_full=1' /proc/cmdline
@@ -64,8 +64,8 @@ run_attack() {
 		rel = (n > 0 && p > 0) ? root((1 - p) / (n * p)) : 1
 		printf "# %s: used %s of cpu1 in user mode (vtime; all its CPU time %s, getrusage user %s), charged %s: %.3f per user second +- %.3f (1 sigma)\n",
 			label, pct(q), ms(cpu), ms(ut), pct(p), r, r * rel
-		printf "%s %.6f %.6f %.6f %.6f %.6f %.6f\n", label, q, p, r, rel,
-			sigma(q, n), (edge_ns() + 1e7) / w > "/tmp/" label
+		printf "%s %.6f %.6f %.6f %.6f %.6f %.6f %.6f\n", label, q, p, r, rel,
+			sigma(q, n), (edge_ns() + 1e7) / w, sshare(c, "system") > "/tmp/" label
 	}' /tmp/delta
 	return $_st
 }
@@ -76,15 +76,23 @@ result $? "exponential: the attack ran as uid 65534 (${ASECS}s)"
 run_attack exp_control random "$ASECS"
 result $? "exponential: the control ran as uid 65534 (${ASECS}s)"
 
-# The control: charged vtime's user share within 4 sigma plus the edges.
-read -r _ q p r rel sig edge </tmp/exp_control
-awk -v q="$q" -v p="$p" -v sig="$sig" -v edge="$edge" 'BEGIN {
+# The control, against vtime: it may not be charged less than its exact
+# user share (the direction an evader needs), nor more than its exact user
+# and system shares together, each beyond 4 sigma plus the edges.  Under
+# TCG the wake-up path runs long with interrupts off and ends in the
+# hog's user code, so a sample due there is taken in user mode, where
+# vtime counts system time (in 240 s runs: +1.3 points at ~230 wakeups a
+# second); system time is the only place such samples can come from.
+read -r _ q p r rel sig edge qsys </tmp/exp_control
+awk -v q="$q" -v p="$p" -v sig="$sig" -v edge="$edge" -v qsys="$qsys" 'BEGIN {
 	d = p - q; if (d < 0) d = -d
-	printf "# control: randstat - vtime = %+.2f points; 95%% interval +-%.2f: %s; allowed 4 sigma + edges %.2f\n",
-		100 * (p - q), 196 * sig, d <= 1.96 * sig ? "inside" : "outside", 100 * (4 * sig + edge)
-	exit !(q > 0 && d <= 4 * sig + edge)
+	printf "# control: randstat - vtime user = %+.2f points; 95%% interval +-%.2f: %s\n",
+		100 * (p - q), 196 * sig, d <= 1.96 * sig ? "inside" : "outside"
+	printf "# control: randstat user %.2f%% must lie in [%.2f%%, %.2f%%] (vtime user - 4 sigma - edges, vtime user + system (%.2f) + 4 sigma + edges)\n",
+		100 * p, 100 * (q - 4 * sig - edge), 100 * (q + qsys + 4 * sig + edge), 100 * qsys
+	exit !(q > 0 && p >= q - 4 * sig - edge && p <= q + qsys + 4 * sig + edge)
 }'
-result $? "exponential: the control is charged its exact (vtime) user share"
+result $? "exponential: the control is charged no less than its exact user time, no more than its exact busy time"
 
 # The bar: per user second, the attack is charged >= 95% of the control.
 ratio_prog="$(cat /tests/judge.awk)"'

@@ -145,7 +145,14 @@ judge "sysloop on cpu1: user + system >= 90% on cpu1" 'END {
 	print "# " c " user+system " pct(p) ", limit " pct(lim)
 	verdict(p >= lim)
 }'
-judge "sysloop on cpu1: system share agrees with the tick's" "$REF_PROG" -v cls=system -v minq=0.1
+# The split of a getppid() loop into user and system depends on where
+# TCG delivers interrupts due in the syscall's interrupts-off entry and
+# exit paths (+15.2, +3.3 and -15.1 points against the tick in three
+# boots): a fact of the emulator, not of the classifier.  The system
+# share is compared on a loop whose kernel time is in the syscall's body,
+# with interrupts on: 64 KiB reads of /dev/zero.
+measure sysread taskset -c 1 /progs/sysloop "$SECS" read
+judge "64 KiB reads of /dev/zero on cpu1: system share agrees with the tick's" "$REF_PROG" -v cls=system -v minq=0.5
 
 # --- iowait: synchronous direct writes to the throttled disk ----------------
 # Reference: /proc/stat's idle and iowait of cpu1 are, under NO_HZ, the

@@ -58,43 +58,57 @@ have_packages() {
 	[ "$n" -eq ${#packages[@]} ]
 }
 
+# chroot_packages DIR: install ${packages[@]} in chroot DIR (the default
+# install step of chroot_ensure).
+# shellcheck disable=SC2317 # called through chroot_ensure's hook
+chroot_packages() {
+	apt_get "$1" install -y --no-install-recommends "${packages[@]}"
+}
+
 # chroot_ensure RELEASE DIR LOG STAMP: create the bookworm-style chroot DIR
 # of RELEASE with ${packages[@]} (the caller's array), or reuse it, or
 # refresh its packages when $refresh is 1, its STAMP file is over 7 days
 # old or a package is missing.  debootstrap and apt output go to LOG.
-# Used by dkms.sh and deb.sh (each with its own DIR).
+# Hooks: $chroot_install_step DIR installs what the chroot needs (default
+# chroot_packages); $chroot_say MESSAGE reports progress (default: a "# "
+# line; RELEASE is $rel in it).  Used by dkms.sh, deb.sh and matrix.sh
+# (each with its own DIR).
 # shellcheck disable=SC2154 # packages and refresh are the sourcing script's
 chroot_ensure() {
 	local rel=$1 dir=$2 log=$3 stamp=$4 new=$2.new include
+	local install=${chroot_install_step:-chroot_packages}
+	local say=${chroot_say:-chroot_note}
 	if [ -f "$dir/$stamp" ]; then
 		if [ "$refresh" = 1 ] || [ -n "$(find "$dir/$stamp" -mtime +7)" ] ||
 		   ! have_packages "$dir"; then
-			echo "# refreshing the chroot's packages"
+			"$say" "refreshing the chroot's packages"
 			if mount_proc "$dir" && {
 				apt_get "$dir" update &&
 				apt_get "$dir" install -y --no-install-recommends "${packages[@]}" &&
 				apt_get "$dir" autoremove -y --purge &&
+				"$install" "$dir" &&
 				apt_get "$dir" clean
 			} >>"$log" 2>&1; then
 				touch "$dir/$stamp"
 			else
-				echo "# refresh failed, using the old packages (see $log)"
+				"$say" "refresh failed, using the old packages (see $log)"
 			fi
 			chroot_cleanup
 		fi
 		return 0
 	fi
 	command -v debootstrap >/dev/null || {
+		"$say" "installing debootstrap"
 		apt-get update -q >/dev/null
 		apt-get install -y --no-install-recommends debootstrap >/dev/null
 	}
 	[ -e "$dir" ] && safe_rm "$dir"
 	[ -e "$new" ] && safe_rm "$new"
-	echo "# creating chroot $dir (2-3 minutes)"
+	"$say" "creating chroot $dir (2-3 minutes)"
 	include=$(IFS=,; echo "${packages[*]}")
 	if ! { debootstrap --variant=minbase --include="$include" "$rel" "$new" &&
 	       mount_proc "$new" &&
-	       apt_get "$new" install -y --no-install-recommends "${packages[@]}" &&
+	       "$install" "$new" &&
 	       apt_get "$new" clean; } >"$log" 2>&1; then
 		chroot_cleanup
 		return 1
@@ -103,6 +117,9 @@ chroot_ensure() {
 	touch "$new/$stamp"
 	mv "$new" "$dir"
 }
+
+# shellcheck disable=SC2317 # called through chroot_ensure's hook
+chroot_note() { echo "# $*"; }
 
 # chroot_kernels DIR: the kernels in chroot DIR that have a build tree
 # (headers).  The build links are absolute, so look from inside the chroot.

@@ -82,13 +82,6 @@ host_release=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 . "$(dirname "$0")/chroot.sh"
 
 
-ensure_debootstrap() {
-	command -v debootstrap >/dev/null && return 0
-	say "installing debootstrap"
-	apt-get update -q >/dev/null
-	apt-get install -y --no-install-recommends debootstrap >/dev/null
-}
-
 # kbuild_cc HEADERS_DIR: the compiler the kernel was built with (gcc-NN).
 kbuild_cc() {
 	grep -ho 'gcc-[0-9][0-9]*' "$1/.kernelvariables" 2>/dev/null | head -n 1
@@ -104,6 +97,7 @@ newest_headers() {
 }
 
 # chroot_install DIR: make sure the packages and the kernel's gcc are in.
+# shellcheck disable=SC2317 # called through chroot_ensure's hook
 chroot_install() {
 	local dir=$1 hdr cc
 	if ! have_packages "$dir" ||
@@ -121,46 +115,13 @@ chroot_install() {
 	return 0
 }
 
-# ensure_chroot RELEASE: create (or reuse, or refresh) chroot-RELEASE.
+# ensure_chroot RELEASE: create (or reuse, or refresh) chroot-RELEASE, with
+# the kernel's own gcc (chroot_install).
+# shellcheck disable=SC2317,SC2154 # a hook; rel is chroot_ensure's
+matrix_say() { say "$rel: $*"; }
 ensure_chroot() {
-	local rel=$1 dir=$cache/chroot-$1 log=$cache/chroot-$1.log new
-	if [ -f "$dir/$stamp" ]; then
-		if [ "$refresh" = 1 ] || [ -n "$(find "$dir/$stamp" -mtime +7)" ] ||
-		   ! have_packages "$dir"; then
-			say "$rel: refreshing the chroot's packages"
-			if mount_proc "$dir" && {
-				apt_get "$dir" update &&
-				apt_get "$dir" install -y --no-install-recommends "${packages[@]}" &&
-				apt_get "$dir" autoremove -y --purge &&
-				chroot_install "$dir" &&
-				apt_get "$dir" clean
-			} >>"$log" 2>&1; then
-				touch "$dir/$stamp"
-			else
-				say "$rel: refresh failed, using the old headers (see $log)"
-			fi
-			chroot_cleanup
-		fi
-		return 0
-	fi
-
-	ensure_debootstrap
-	new=$dir.new
-	[ -e "$dir" ] && safe_rm "$dir"
-	[ -e "$new" ] && safe_rm "$new"
-	say "$rel: creating chroot $dir (1-2 minutes)"
-	local include
-	include=$(IFS=,; echo "${packages[*]}")
-	if ! { debootstrap --variant=minbase --include="$include" "$rel" "$new" &&
-	       mount_proc "$new" &&
-	       chroot_install "$new" &&
-	       apt_get "$new" clean; } >"$log" 2>&1; then
-		chroot_cleanup
-		return 1
-	fi
-	chroot_cleanup
-	touch "$new/$stamp"
-	mv "$new" "$dir"
+	chroot_install_step=chroot_install chroot_say=matrix_say \
+		chroot_ensure "$1" "$cache/chroot-$1" "$cache/chroot-$1.log" "$stamp"
 }
 
 # stage_sources DEST: copy the module sources (no .git, no build products).

@@ -13,7 +13,7 @@
 #include <crypto/chacha.h>
 #include <linux/types.h>
 
-#define RANDSTAT_FORMAT_VERSION		2
+#define RANDSTAT_FORMAT_VERSION		3
 
 /* The uniform law, U[tmin_ns, tmax_ns]: McCanne and Torek's. */
 #define RANDSTAT_TMIN_DEFAULT_NS	2000000U
@@ -155,6 +155,8 @@ u64 randstat_draw_exponential(struct randstat_rng *r, u32 floor, u32 mean);
 u32 randstat_draw_uniform(struct randstat_rng *r, u32 tmin, u32 tmax);
 u64 randstat_draw_interval(struct randstat_rng *r, enum randstat_law law,
 			   struct randstat_window w);
+u64 randstat_draw_resume(struct randstat_rng *r, struct randstat_window w,
+			 u64 since_ns);
 
 #define RANDSTAT_HIST_BUCKETS		32
 #define RANDSTAT_HIST_MIN_SHIFT		6	/* bucket 1 starts at 64 ns */
@@ -163,9 +165,14 @@ u64 randstat_draw_interval(struct randstat_rng *r, enum randstat_law law,
  * struct randstat_counters - one CPU's counters, as its sampler keeps them
  * @samples: samples per class (guest also counted in user/nice), expiries
  *	that passed while the CPU could not take the interrupt included
- * @elapsed_ns: the time the samples cover: from the sampler's start to the
- *	last expiry counted
- * @steal_ns: the kernel's steal time within @elapsed_ns
+ * @exact_ns: time per class charged exactly, not from samples: steal, a
+ *	dormant span's idle and iowait, and every class while the CPU is
+ *	served from the kernel's own exact accounting (guest inside user,
+ *	guest_nice inside nice, as in @samples)
+ * @elapsed_ns: the time covered: @sampled_ns plus the eight time classes
+ *	of @exact_ns
+ * @sampled_ns: the time the samples cover and share, steal taken out
+ * @dormancies: how many times the sampler stopped on an idle CPU
  * @overruns: expiries that passed before the interrupt was taken (each
  *	also counted as a sample)
  * @cost_ns: total time spent in the sampler's callback
@@ -177,8 +184,10 @@ u64 randstat_draw_interval(struct randstat_rng *r, enum randstat_law law,
  */
 struct randstat_counters {
 	u64 samples[RS_NR_CLASSES];
+	u64 exact_ns[RS_NR_CLASSES];
 	u64 elapsed_ns;
-	u64 steal_ns;
+	u64 sampled_ns;
+	u64 dormancies;
 	u64 overruns;
 	u64 cost_ns;
 	u64 cost_max_ns;
@@ -188,8 +197,21 @@ struct randstat_counters {
 	u64 late_hist[RANDSTAT_HIST_BUCKETS];
 };
 
+/*
+ * A dormant CPU resumes sampling when, since it last looked, it spent
+ * more than 1/2^RANDSTAT_BUSY_SHIFT of the time awake without leaving
+ * the idle task: interrupt work that NO_HZ does not count as idle
+ * (randstat_dormant_busy()).
+ */
+#define RANDSTAT_BUSY_SHIFT		6
+
 u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 		    u64 nsamples, u64 interval_ns, u64 steal_ns);
+u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
+			    u64 iowait_ns, u64 steal_ns);
+void randstat_charge_exact(struct randstat_counters *c,
+			   const u64 ns[RS_NR_CLASSES]);
+bool randstat_dormant_busy(u64 span_ns, u64 asleep_ns);
 void randstat_estimate(const struct randstat_counters *c,
 		       u64 ns[RS_NR_CLASSES]);
 u64 randstat_mul_div(u64 a, u64 b, u64 c);

@@ -51,7 +51,7 @@ static u64 time_sum(const u64 *ns)
  * and the rest is carried; guest samples are also user samples.  The
  * times shown, brought up every 100 samples, never fall, sum to the
  * elapsed time exactly, and end within a few intervals of (n_k / n)
- * (elapsed - steal).
+ * (elapsed - steal); steal is exact, and the samples share the rest.
  */
 static void charge_sums_test(struct kunit *test)
 {
@@ -95,7 +95,8 @@ static void charge_sums_test(struct kunit *test)
 	}
 	KUNIT_EXPECT_EQ(test, randstat_elapsed_ns(c), elapsed);
 	KUNIT_EXPECT_EQ(test, randstat_total_samples(c), nsamples);
-	KUNIT_EXPECT_EQ(test, c->steal_ns, steal_charged);
+	KUNIT_EXPECT_EQ(test, c->exact_ns[RS_STEAL], steal_charged);
+	KUNIT_EXPECT_EQ(test, c->sampled_ns, elapsed - steal_charged);
 	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], steal_charged);
 	KUNIT_EXPECT_EQ(test, steal_charged + pending, steal_seen);
 	KUNIT_EXPECT_EQ(test, c->samples[RS_STEAL], 0ULL);
@@ -121,7 +122,7 @@ static void charge_guest_test(struct kunit *test)
 			1000000ULL);
 	KUNIT_EXPECT_EQ(test, c.samples[RS_GUEST], 1ULL);
 	KUNIT_EXPECT_EQ(test, c.samples[RS_USER], 1ULL);
-	KUNIT_EXPECT_EQ(test, c.steal_ns, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_STEAL], 1000000ULL);
 	KUNIT_EXPECT_EQ(test, randstat_elapsed_ns(&c), 4000000ULL);
 
 	randstat_charge(&c, RS_GUEST_NICE, 3, 2000000, 0);
@@ -133,7 +134,7 @@ static void charge_guest_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, randstat_charge(&c, RS_SYSTEM, 1, 5000, 9000),
 			5000ULL);
 	KUNIT_EXPECT_EQ(test, c.samples[RS_SYSTEM], 1ULL);
-	KUNIT_EXPECT_EQ(test, c.steal_ns, 1005000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_STEAL], 1005000ULL);
 }
 
 /* a * b / c exactly, for b <= c, to the top of the range. */
@@ -209,23 +210,37 @@ static void estimate_by_hand_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, time_sum(ns), 29103000ULL);
 }
 
-/* Counters that went back (a reset): the times shown restart from zero. */
-static void estimate_reset_test(struct kunit *test)
+/*
+ * Counters behind the times shown (a reader looked at a dormant CPU a
+ * little ahead of what it then charged): nothing falls and nothing is
+ * added until they catch up.  After a reset, the caller zeroes the times
+ * shown (proc.c does) and they restart from the counters.
+ */
+static void estimate_behind_test(struct kunit *test)
 {
 	struct randstat_counters c = { };
-	u64 ns[RS_NR_CLASSES] = { 0 };
+	u64 ns[RS_NR_CLASSES] = { 0 }, before[RS_NR_CLASSES];
+	int k;
 
 	randstat_charge(&c, RS_USER, 10, 40000000, 1000);
 	randstat_estimate(&c, ns);
 	KUNIT_EXPECT_EQ(test, ns[RS_USER], 39999000ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], 1000ULL);
+	memcpy(before, ns, sizeof(ns));
 	memset(&c, 0, sizeof(c));
 	randstat_charge(&c, RS_SYSTEM, 1, 4000000, 0);
+	randstat_estimate(&c, ns);
+	for (k = 0; k < RS_NR_CLASSES; k++)
+		KUNIT_EXPECT_EQ(test, ns[k], before[k]);
+	/* the reset: proc.c zeroes what was shown */
+	memset(ns, 0, sizeof(ns));
 	randstat_estimate(&c, ns);
 	KUNIT_EXPECT_EQ(test, ns[RS_USER], 0ULL);
 	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], 0ULL);
 	KUNIT_EXPECT_EQ(test, ns[RS_SYSTEM], 4000000ULL);
 	/* and with no sample at all, nothing */
 	memset(&c, 0, sizeof(c));
+	memset(ns, 0, sizeof(ns));
 	randstat_estimate(&c, ns);
 	KUNIT_EXPECT_EQ(test, time_sum(ns), 0ULL);
 }
@@ -355,7 +370,7 @@ static struct kunit_case randstat_estimator_cases[] = {
 	KUNIT_CASE(mul_div_test),
 	KUNIT_CASE(charge_limits_test),
 	KUNIT_CASE(estimate_by_hand_test),
-	KUNIT_CASE(estimate_reset_test),
+	KUNIT_CASE(estimate_behind_test),
 	KUNIT_CASE(pasta_test),
 	KUNIT_CASE(hist_test),
 	KUNIT_CASE(timing_test),

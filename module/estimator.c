@@ -2,16 +2,20 @@
 /*
  * randstat: the estimator's arithmetic.
  *
- * Class k is charged (n_k / n) (T_e - S): its share of the n samples the
- * CPU took, times the time those samples cover less the kernel's steal
- * time S in it (the paper's p_k T_e).  Every sample weighs the same.  It
- * does not charge each sample the interval before it: a process that runs
- * right after samples makes the intervals that end in its own samples
- * short, and would pay little (Documentation/randstat.rst, "Threat
- * model").  With sample times drawn independently of what the CPU runs,
- * n_k / n is an unbiased estimate of class k's share, its error falling as
- * 1/sqrt(n); with the exponential law this holds even against a process
- * that knows every past sample time (PASTA).
+ * Class k is charged (n_k / n) T_s + X_k: its share of the n samples the
+ * CPU took, times the time T_s those samples cover (less the kernel's
+ * steal time in it: the paper's p_k T_e), plus X_k, the time charged to
+ * it exactly where the kernel's own accounting is exact and nothing was
+ * sampled: steal, the idle and iowait of a dormant idle CPU, and every
+ * class on a CPU served from the kernel's exact (nohz_full) accounting.
+ * Every sample weighs the same.  It does not charge each sample the
+ * interval before it: a process that runs right after samples makes the
+ * intervals that end in its own samples short, and would pay little
+ * (Documentation/randstat.rst, "Threat model").  With sample times drawn
+ * independently of what the CPU runs, n_k / n is an unbiased estimate of
+ * class k's share of T_s, its error falling as 1/sqrt(n); with the
+ * exponential law this holds even against a process that knows every
+ * past sample time (PASTA).
  */
 #include <linux/build_bug.h>
 #include <linux/kernel.h>
@@ -47,13 +51,85 @@ u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 	u64 steal = min(steal_ns, interval_ns);
 
 	c->elapsed_ns += interval_ns;
-	c->steal_ns += steal;
+	c->sampled_ns += interval_ns - steal;
+	c->exact_ns[RS_STEAL] += steal;
 	c->samples[cls] += nsamples;
 	if (cls == RS_GUEST)
 		c->samples[RS_USER] += nsamples;
 	else if (cls == RS_GUEST_NICE)
 		c->samples[RS_NICE] += nsamples;
 	return steal;
+}
+
+/**
+ * randstat_charge_dormant() - charge a span the sampler slept through
+ * @c: this CPU's counters
+ * @span_ns: the span: from the last sample, which found the CPU idle, to
+ *	now (the sampler resumes, or a reader looks)
+ * @iowait_ns: growth of the kernel's exact iowait sleep time in the span
+ * @steal_ns: steal time the kernel accounted and not yet charged
+ *
+ * The CPU ran nothing but its idle task in the span.  Its iowait sleep
+ * is iowait; steal, up to the span, is steal; the rest is idle: the idle
+ * sleep time and the interrupt work on the idle CPU, which NO_HZ counts
+ * as neither (without IRQ_TIME_ACCOUNTING the tick does not see it either,
+ * having stopped).  randstat_dormant_busy() keeps that work small.
+ *
+ * Return: the steal time charged; the caller carries the rest over.
+ */
+u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
+			    u64 iowait_ns, u64 steal_ns)
+{
+	u64 steal = min(steal_ns, span_ns);
+	u64 iowait = min(iowait_ns, span_ns - steal);
+
+	c->elapsed_ns += span_ns;
+	c->exact_ns[RS_STEAL] += steal;
+	c->exact_ns[RS_IOWAIT] += iowait;
+	c->exact_ns[RS_IDLE] += span_ns - steal - iowait;
+	return steal;
+}
+
+/**
+ * randstat_charge_exact() - charge the kernel's exact figures
+ * @c: this CPU's counters
+ * @ns: the growth of each class of the kernel's own accounting (guest
+ *	inside user, guest_nice inside nice, as in /proc/stat)
+ *
+ * For a CPU that is not sampled because the kernel's accounting is exact
+ * there (nohz_full, vtime).
+ */
+void randstat_charge_exact(struct randstat_counters *c,
+			   const u64 ns[RS_NR_CLASSES])
+{
+	int k;
+
+	for (k = 0; k < RS_NR_CLASSES; k++) {
+		c->exact_ns[k] += ns[k];
+		if (k < RS_NR_TIME_CLASSES)
+			c->elapsed_ns += ns[k];
+	}
+}
+
+/**
+ * randstat_dormant_busy() - should a dormant CPU resume sampling?
+ * @span_ns: the time since the CPU last looked (the sample that found it
+ *	idle, or its last wakeup from idle)
+ * @asleep_ns: the part of it the kernel counts as idle or iowait sleep
+ *
+ * A dormant CPU that leaves its idle state only to serve interrupts stays
+ * dormant, and the time those interrupts take is charged as idle.  If
+ * they take more than 1/2^RANDSTAT_BUSY_SHIFT of the span, the CPU is no
+ * longer idle in any useful sense, and it is sampled again: what the
+ * interrupts cost is then seen as irq and softirq.
+ *
+ * Return: true if the CPU should resume sampling.
+ */
+bool randstat_dormant_busy(u64 span_ns, u64 asleep_ns)
+{
+	u64 busy = span_ns - min(asleep_ns, span_ns);
+
+	return busy > span_ns >> RANDSTAT_BUSY_SHIFT;
 }
 
 /**
@@ -95,43 +171,46 @@ u64 randstat_mul_div(u64 a, u64 b, u64 c)
 /**
  * randstat_estimate() - bring the times shown for a CPU up to its counts
  * @c: the CPU's counters
- * @ns: in: the times shown last (all zero at first); out: the new ones
+ * @ns: in: the times shown last (all zero at first, and after a reset);
+ *	out: the new ones
  *
  * The times shown must behave as /proc/stat's do: each column never
  * falls, and the eight time columns sum to the elapsed time.  The targets
- * (n_k / n) (T_e - S) sum to T_e - S but a class's target falls when the
- * other classes gain samples.  So the time added since the last call is
- * shared among the classes below their targets, in proportion to how far
- * below they are; a class above its target waits until its target has
- * caught up.  Each column thus stays within a few sampling intervals of
- * its target, and a difference of two calls' results charges each class
- * about (its new samples) x T_e / n.
+ * (n_k / n) T_s + X_k sum to the elapsed time, but a class's target falls
+ * when the other classes gain samples.  So the time added since the last
+ * call is shared among the classes below their targets, in proportion to
+ * how far below they are; a class above its target waits until its
+ * target has caught up.  Each column thus stays within a few sampling
+ * intervals of its target, and a difference of two calls' results charges
+ * each class about (its new samples) x T_s / n plus its exact time.
  *
- * Counters that went back (a reset) restart the times shown from zero.
+ * Counters behind the times shown (a reader's earlier look at a dormant
+ * CPU ran a little ahead of what it then charged) add nothing until they
+ * have caught up: no column ever falls.  A reset zeroes @ns as well.
  */
 void randstat_estimate(const struct randstat_counters *c,
 		       u64 ns[RS_NR_CLASSES])
 {
-	u64 n = randstat_total_samples(c), base = c->elapsed_ns - c->steal_ns;
+	u64 n = randstat_total_samples(c), target[RS_NR_CLASSES];
+	u64 base = c->elapsed_ns - c->exact_ns[RS_STEAL];
 	u64 below[RS_NR_TIME_CLASSES] = { 0 };
 	u64 shown = 0, add, sum_below = 0, added = 0, t;
-	int k, most = RS_USER;
+	int k, most = RS_IDLE;
 
+	for (k = 0; k < RS_NR_CLASSES; k++)
+		target[k] = c->exact_ns[k] +
+			(n ? randstat_mul_div(c->sampled_ns, c->samples[k], n) : 0);
+	/* Steal is exact throughout: shown as it is. */
+	ns[RS_STEAL] = max(ns[RS_STEAL], c->exact_ns[RS_STEAL]);
 	for (k = 0; k < RS_NR_TIME_CLASSES; k++)
 		if (k != RS_STEAL)
 			shown += ns[k];
-	if (shown > base || ns[RS_STEAL] > c->steal_ns) {
-		memset(ns, 0, RS_NR_CLASSES * sizeof(*ns));
-		shown = 0;
-	}
-	ns[RS_STEAL] = c->steal_ns;
-	if (!n)
+	if (shown >= base)
 		return;
 	for (k = 0; k < RS_NR_TIME_CLASSES; k++) {
-		t = randstat_mul_div(base, c->samples[k], n);
-		if (k == RS_STEAL || t <= ns[k])
+		if (k == RS_STEAL || target[k] <= ns[k])
 			continue;
-		below[k] = t - ns[k];
+		below[k] = target[k] - ns[k];
 		sum_below += below[k];
 		if (below[k] > below[most])
 			most = k;
@@ -147,8 +226,7 @@ void randstat_estimate(const struct randstat_counters *c,
 
 	/* Guest time is part of user (nice) time: it is shown within it. */
 	for (k = RS_GUEST; k <= RS_GUEST_NICE; k++) {
-		t = randstat_mul_div(base, c->samples[k], n);
-		t = min(t, ns[k == RS_GUEST ? RS_USER : RS_NICE]);
+		t = min(target[k], ns[k == RS_GUEST ? RS_USER : RS_NICE]);
 		ns[k] = max(ns[k], t);
 	}
 }
@@ -207,10 +285,10 @@ void randstat_record_timing(struct randstat_counters *c, u64 cost_ns,
 }
 
 /**
- * randstat_elapsed_ns() - a CPU's sampled time base
+ * randstat_elapsed_ns() - the time a CPU's counters cover
  * @c: the counters
  *
- * Return: the time its samples cover, which its eight time classes share.
+ * Return: the time its eight time classes share, sampled and exact.
  */
 u64 randstat_elapsed_ns(const struct randstat_counters *c)
 {

@@ -15,6 +15,7 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 
 #include "randstat.h"
 
@@ -187,4 +188,28 @@ u64 randstat_draw_interval(struct randstat_rng *r, enum randstat_law law,
 	if (law == RS_LAW_UNIFORM)
 		return randstat_draw_uniform(r, w.lo, w.hi);
 	return randstat_draw_exponential(r, w.lo, w.hi);
+}
+
+/**
+ * randstat_draw_resume() - when a dormant CPU's next sample falls
+ * @r: this CPU's keystream
+ * @w: the exponential law's parameters (floor, mean)
+ * @since_ns: time from the CPU's last sample to now, when it resumes
+ *
+ * A CPU stops sampling at a sample that finds it idle, and resumes when
+ * it leaves idle.  Had it gone on, its next sample would have come at
+ * floor + X after the last one, X ~ Exp(mean - floor); resuming now means
+ * that no sample came in the span, X > since - floor.  X being memoryless,
+ * the law's own continuation from now is then the rest of the floor, if
+ * any, and a fresh Exp(mean - floor): the sample times stay a renewal
+ * process of this law on the time that is sampled, and work that starts
+ * at a wakeup is seen as work anywhere else is.  A fresh floor + X from
+ * now would leave floor_ns unseen after every wakeup instead.
+ *
+ * Return: the delay from now to the next sample, ns.
+ */
+u64 randstat_draw_resume(struct randstat_rng *r, struct randstat_window w,
+			 u64 since_ns)
+{
+	return randstat_draw_exponential(r, w.lo, w.hi) - min_t(u64, since_ns, w.lo);
 }

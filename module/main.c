@@ -14,10 +14,14 @@
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
 #include <linux/atomic.h>
+#include <linux/cpu.h>
+#include <linux/cpumask.h>
+#include <linux/gfp.h>
 #include <linux/kernel.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/string.h>
+#include <linux/tick.h>
 
 #include "sampler.h"
 
@@ -41,6 +45,8 @@ static int randstat_law = RS_LAW_EXPONENTIAL;
 
 /* Set once loaded: before that, parameters are checked as pairs in init. */
 static bool randstat_live;
+/* The samplers run: exact_cpus takes effect at once (param lock held). */
+static bool randstat_running;
 
 static struct randstat_window randstat_window_of(enum randstat_law law)
 {
@@ -153,6 +159,73 @@ static const struct kernel_param_ops randstat_law_ops = {
 module_param_cb(law, &randstat_law_ops, NULL, 0644);
 MODULE_PARM_DESC(law, "the sampling intervals' law: exponential (floor_ns + Exp(mean_ns - floor_ns), memoryless; default) or uniform (U[tmin_ns, tmax_ns], the paper's)");
 
+/*
+ * exact_cpus: the CPUs served from the kernel's own accounting instead of
+ * being sampled.  Only nohz_full CPUs qualify: there the kernel accounts
+ * every transition (vtime), so /proc/stat is exact and a sampler would
+ * only add interrupts to a CPU isolated to take none.  By default all of
+ * them; "" samples every CPU.  A list with any other CPU is refused and
+ * nothing changes.  Written under the module parameter lock; the hotplug
+ * callbacks read it, so it changes under the hotplug lock.
+ */
+static struct cpumask randstat_exact_mask;
+static bool randstat_exact_given;
+
+static const struct cpumask *randstat_nohz_full(void)
+{
+#ifdef CONFIG_NO_HZ_FULL
+	if (tick_nohz_full_enabled())
+		return tick_nohz_full_mask;
+#endif
+	return cpu_none_mask;
+}
+
+/**
+ * randstat_cpu_is_exact() - is a CPU served from the kernel's accounting?
+ * @cpu: the CPU
+ *
+ * Return: true if it is in exact_cpus.
+ */
+bool randstat_cpu_is_exact(unsigned int cpu)
+{
+	return cpumask_test_cpu(cpu, &randstat_exact_mask);
+}
+
+static int randstat_exact_set(const char *val, const struct kernel_param *kp)
+{
+	cpumask_var_t mask;
+	int ret;
+
+	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
+		return -ENOMEM;
+	ret = cpulist_parse(val, mask);
+	if (!ret && !cpumask_subset(mask, randstat_nohz_full()))
+		ret = -EINVAL;
+	if (!ret) {
+		cpus_read_lock();
+		cpumask_copy(&randstat_exact_mask, mask);
+		randstat_exact_given = true;
+		cpus_read_unlock();
+		if (randstat_running)
+			randstat_apply_modes();
+	}
+	free_cpumask_var(mask);
+	return ret;
+}
+
+static int randstat_exact_get(char *buf, const struct kernel_param *kp)
+{
+	return sysfs_emit(buf, "%*pbl\n", cpumask_pr_args(&randstat_exact_mask));
+}
+
+static const struct kernel_param_ops randstat_exact_ops = {
+	.set = randstat_exact_set,
+	.get = randstat_exact_get,
+};
+
+module_param_cb(exact_cpus, &randstat_exact_ops, NULL, 0644);
+MODULE_PARM_DESC(exact_cpus, "CPUs served from the kernel's exact accounting instead of sampled: a cpulist of nohz_full CPUs (default: all nohz_full CPUs; empty: sample every CPU)");
+
 static int __init randstat_init(void)
 {
 	struct randstat_window e = randstat_window_of(RS_LAW_EXPONENTIAL);
@@ -171,23 +244,36 @@ static int __init randstat_init(void)
 		       RANDSTAT_TMAX_LIMIT_NS);
 		return -EINVAL;
 	}
+	if (!randstat_exact_given)
+		cpumask_copy(&randstat_exact_mask, randstat_nohz_full());
 	randstat_live = true;
 
 	ret = randstat_sampler_start();
 	if (ret)
 		return ret;
+	/* exact_cpus may have been written while the samplers started. */
+	kernel_param_lock(THIS_MODULE);
+	randstat_running = true;
+	randstat_apply_modes();
+	kernel_param_unlock(THIS_MODULE);
 	ret = randstat_proc_init();
 	if (ret)
 		goto err_sampler;
 	return 0;
 
 err_sampler:
+	kernel_param_lock(THIS_MODULE);
+	randstat_running = false;
+	kernel_param_unlock(THIS_MODULE);
 	randstat_sampler_stop();
 	return ret;
 }
 
 static void __exit randstat_exit(void)
 {
+	kernel_param_lock(THIS_MODULE);
+	randstat_running = false;
+	kernel_param_unlock(THIS_MODULE);
 	randstat_proc_exit();
 	randstat_sampler_stop();
 }

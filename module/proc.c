@@ -29,10 +29,12 @@
  * struct randstat_shown - what /proc/randstat shows of one CPU
  * @c: its counters, as read
  * @ns: its times per class, never falling between reads
+ * @state: its sampler's state (enum randstat_state)
  */
 struct randstat_shown {
 	struct randstat_counters c;
 	u64 ns[RS_NR_CLASSES];
+	int state;
 };
 
 static DEFINE_MUTEX(randstat_shown_lock);
@@ -68,10 +70,17 @@ static void randstat_show_cpu(struct seq_file *m, unsigned int cpu,
 	randstat_put_row(m, sh->ns, false);
 	seq_printf(m, "samples cpu%u", cpu);
 	randstat_put_row(m, c->samples, false);
-	seq_printf(m, "sampler cpu%u online %d", cpu, cpu_online(cpu));
+	seq_printf(m, "exact cpu%u", cpu);
+	randstat_put_row(m, c->exact_ns, false);
+	seq_printf(m, "sampler cpu%u online %d mode %s dormant %d", cpu,
+		   cpu_online(cpu),
+		   sh->state == RS_STATE_EXACT ? "exact" : "sampled",
+		   sh->state == RS_STATE_DORMANT);
 	seq_put_decimal_ull(m, " elapsed_ns ", randstat_elapsed_ns(c));
+	seq_put_decimal_ull(m, " sampled_ns ", c->sampled_ns);
 	seq_put_decimal_ull(m, " samples ", randstat_total_samples(c));
 	seq_put_decimal_ull(m, " overruns ", c->overruns);
+	seq_put_decimal_ull(m, " dormancies ", c->dormancies);
 	seq_put_decimal_ull(m, " cost_ns ", c->cost_ns);
 	seq_put_decimal_ull(m, " cost_max_ns ", c->cost_max_ns);
 	seq_put_decimal_ull(m, " late_ns ", c->late_ns);
@@ -101,7 +110,7 @@ static int randstat_show(struct seq_file *m, void *v)
 	for_each_possible_cpu(cpu) {
 		u64 *shown = *per_cpu_ptr(&randstat_shown_ns, cpu);
 
-		randstat_read_cpu(cpu, &cpus[cpu].c);
+		cpus[cpu].state = randstat_read_cpu(cpu, &cpus[cpu].c);
 		randstat_estimate(&cpus[cpu].c, shown);
 		memcpy(cpus[cpu].ns, shown, sizeof(cpus[cpu].ns));
 		for (i = 0; i < RS_NR_CLASSES; i++)

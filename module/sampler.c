@@ -11,53 +11,97 @@
  * interrupt are samples too, of the class seen when it came, as the tick
  * counts the ticks it missed: dropping them would leave out exactly the
  * samples that fell in interrupt-disabled regions.
+ *
+ * Tickless: a sample that finds the CPU idle stops the timer (the CPU is
+ * *dormant*), and the CPU resumes sampling when it leaves idle, with the
+ * law's own continuation (randstat_draw_resume()).  The span in between
+ * is charged from the kernel's exact NO_HZ idle and iowait sleep times
+ * (randstat_charge_dormant()), so an idle CPU takes no interrupt of
+ * randstat's.  What ends dormancy:
+ *
+ * - a task is enqueued by this CPU (sched_update_nr_running_tp): a wakeup
+ *   onto an idle CPU is queued there and enqueued by the CPU itself;
+ * - the CPU leaves its idle state (power:cpu_idle) with need_resched()
+ *   set, as after a remote wakeup's IPI, or having spent more than
+ *   1/2^RANDSTAT_BUSY_SHIFT of its time in interrupts since it last
+ *   looked (randstat_dormant_busy());
+ * - a deferrable timer, which never wakes an idle CPU, finds it running
+ *   something else than its idle task: the backstop, within one tick,
+ *   for a remote enqueue that raced with a pass through the idle loop.
+ *
+ * A CPU where the kernel's own accounting is exact (nohz_full, vtime; the
+ * exact_cpus parameter) is not sampled at all: it is served from
+ * kcpustat_cpu_fetch() and the NO_HZ sleep times, as /proc/stat is.
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
 #include <linux/hrtimer.h>
+#include <linux/irqflags.h>
 #include <linux/kernel_stat.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
 #include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/stat.h>
 #include <linux/seqlock.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
+#include <linux/timer.h>
+#include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <asm/irq_regs.h>
+#include <trace/events/power.h>
+#include <trace/events/sched.h>
 
 #include "sampler.h"
 
 /**
  * struct randstat_cpu - one CPU's sampler
  * @timer: the statclock
+ * @guard: while dormant, a deferrable timer that checks the CPU is idle
  * @rng: the keystream the intervals are drawn from
  * @rekey: fresh key material from get_random_bytes() for @rng
  * @rekey_ready: @rekey is filled and not yet used; set (release) by the
  *	rekey work, cleared (release) by this CPU's timer, which alone then
  *	reads @rekey
- * @seq: lets readers copy @c consistently; written only by this CPU, in
- *	its timer, or with interrupts off (reset), or while it is offline
+ * @seq: lets readers copy @c and the state consistently; written only by
+ *	this CPU with interrupts off, or while it is offline
  * @c: the counters
- * @prev_expires: scheduled time of the last expiry counted
+ * @state: what the sampler is doing (enum randstat_state)
+ * @prev_expires: scheduled time of the last expiry counted, or when the
+ *	sampler last resumed
  * @last_steal: the kernel's steal time of this CPU already charged
  * @last_idle_us: get_cpu_idle_time_us() at the last idle sample
  * @last_iowait_us: get_cpu_iowait_time_us() at the last idle sample
  * @last_iowait: the last idle sample was iowait
+ * @nohz_idle: the kernel keeps exact idle sleep times here (NO_HZ)
+ * @dormant_since: dormant: the last sample, from which the span is charged
+ * @dormant_iowait_us: dormant: get_cpu_iowait_time_us() when it began
+ * @look_ns: dormant: when the busy check last looked (ktime)
+ * @look_asleep_us: dormant: the idle and iowait sleep time then
+ * @exact_base: exact: the kernel's figures already charged
  */
 struct randstat_cpu {
 	struct hrtimer timer;
+	struct timer_list guard;
 	struct randstat_rng rng;
 	u32 rekey[RANDSTAT_KEY_WORDS];
 	bool rekey_ready;
 	seqcount_t seq;
 	struct randstat_counters c;
+	int state;
 	ktime_t prev_expires;
 	u64 last_steal;
 	u64 last_idle_us;
 	u64 last_iowait_us;
 	bool last_iowait;
+	bool nohz_idle;
+	ktime_t dormant_since;
+	u64 dormant_iowait_us;
+	u64 look_ns;
+	u64 look_asleep_us;
+	u64 exact_base[RS_NR_CLASSES];
 };
 
 static DEFINE_PER_CPU(struct randstat_cpu, randstat_cpus);
@@ -115,14 +159,15 @@ static u64 randstat_next_interval(struct randstat_cpu *rc)
 /*
  * The idle task was sampled: does a task of this CPU wait for I/O?  See
  * randstat_idle_is_iowait().  Without NO_HZ the kernel keeps no idle
- * sleep times and this reports idle.
+ * sleep times: this reports idle, and the CPU never goes dormant.
  */
 static bool randstat_sample_iowait(struct randstat_cpu *rc, int cpu)
 {
 	u64 idle = get_cpu_idle_time_us(cpu, NULL);
 	u64 iowait = get_cpu_iowait_time_us(cpu, NULL);
 
-	if (idle == (u64)-1 || iowait == (u64)-1)
+	rc->nohz_idle = idle != (u64)-1 && iowait != (u64)-1;
+	if (!rc->nohz_idle)
 		return false;
 	rc->last_iowait = randstat_idle_is_iowait(idle - rc->last_idle_us,
 						  iowait - rc->last_iowait_us,
@@ -143,6 +188,37 @@ static enum randstat_class randstat_sample_class(struct randstat_cpu *rc)
 	return randstat_classify(&s);
 }
 
+/*
+ * May the sampler stop after a sample of class @cls?  Only a sample that
+ * finds the idle task idle, with nothing about to run, and only under the
+ * exponential law: the uniform law has no memoryless continuation, and a
+ * fresh draw at each wakeup would never see work shorter than tmin_ns
+ * after one.  Under it idle CPUs keep being sampled.
+ */
+static bool randstat_may_doze(struct randstat_cpu *rc,
+			      enum randstat_class cls)
+{
+	enum randstat_law law;
+
+	if (cls != RS_IDLE && cls != RS_IOWAIT)
+		return false;
+	randstat_get_law(&law);
+	return law == RS_LAW_EXPONENTIAL && rc->nohz_idle && !need_resched();
+}
+
+/* The sampler stops: the CPU is idle.  In the timer, within @rc->seq. */
+static void randstat_doze(struct randstat_cpu *rc, ktime_t last)
+{
+	rc->dormant_since = last;
+	rc->dormant_iowait_us = rc->last_iowait_us;
+	rc->look_ns = ktime_get_ns();
+	rc->look_asleep_us = rc->last_idle_us + rc->last_iowait_us;
+	rc->c.dormancies++;
+	WRITE_ONCE(rc->state, RS_STATE_DORMANT);
+	/* Deferrable: it runs at a tick this CPU takes anyway. */
+	mod_timer(&rc->guard, jiffies + 1);
+}
+
 static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 {
 	struct randstat_cpu *rc = container_of(timer, struct randstat_cpu,
@@ -152,6 +228,7 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	ktime_t expires = hrtimer_get_expires(timer);
 	enum randstat_class cls = randstat_sample_class(rc);
 	u64 steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL] - rc->last_steal;
+	bool doze = randstat_may_doze(rc, cls);
 	ktime_t last = expires, next;
 	u64 nsamples = 1;
 
@@ -170,13 +247,245 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 								rc->prev_expires)),
 					  steal);
 	rc->c.overruns += nsamples - 1;
+	if (doze)
+		randstat_doze(rc, last);
 	randstat_record_timing(&rc->c, local_clock() - start,
 			       ktime_to_ns(ktime_sub(now, expires)));
 	write_seqcount_end(&rc->seq);
 
 	rc->prev_expires = last;
+	if (doze)
+		return HRTIMER_NORESTART;
 	hrtimer_set_expires(timer, next);
 	return HRTIMER_RESTART;
+}
+
+/*
+ * The dormant span's charge, from @rc's state to @now: into @c, which is
+ * @rc->c or a reader's copy of it.  @iowait_us and @steal are the
+ * kernel's figures at @now.
+ */
+static u64 randstat_dormant_charge(const struct randstat_cpu *rc,
+				   struct randstat_counters *c, ktime_t now,
+				   u64 iowait_us, u64 steal)
+{
+	u64 span = max_t(s64, ktime_to_ns(ktime_sub(now, rc->dormant_since)), 0);
+	u64 iowait = (iowait_us - min(iowait_us, rc->dormant_iowait_us)) *
+		     NSEC_PER_USEC;
+
+	return randstat_charge_dormant(c, span, iowait, steal - rc->last_steal);
+}
+
+/*
+ * Resume sampling on this CPU, dormant until now.  Interrupts are off.
+ * The span is charged exactly, and the next sample is the law's
+ * continuation from the last one.
+ */
+static void randstat_wake(struct randstat_cpu *rc)
+{
+	int cpu = smp_processor_id();
+	struct randstat_window w = randstat_get_window(RS_LAW_EXPONENTIAL);
+	u64 steal, iowait_us, since;
+	ktime_t now;
+
+	write_seqcount_begin(&rc->seq);
+	/* After the count changed: a reader that looks later sees it. */
+	now = ktime_get();
+	iowait_us = get_cpu_iowait_time_us(cpu, NULL);
+	steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
+	rc->last_steal += randstat_dormant_charge(rc, &rc->c, now, iowait_us,
+						  steal);
+	WRITE_ONCE(rc->state, RS_STATE_ACTIVE);
+	write_seqcount_end(&rc->seq);
+
+	since = ktime_to_ns(ktime_sub(now, rc->dormant_since));
+	rc->prev_expires = now;
+	rc->last_idle_us = get_cpu_idle_time_us(cpu, NULL);
+	rc->last_iowait_us = iowait_us;
+	hrtimer_start(&rc->timer,
+		      ktime_add_ns(now, randstat_draw_resume(&rc->rng, w, since)),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
+}
+
+/* Whoever noticed: resume if this CPU is still dormant. */
+static void randstat_wake_this_cpu(void)
+{
+	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (rc->state == RS_STATE_DORMANT)
+		randstat_wake(rc);
+	local_irq_restore(flags);
+}
+
+/*
+ * A task was enqueued by this CPU (sched_update_nr_running_tp; the rq
+ * lock is held).  If this CPU is dormant the task is almost always its
+ * own: a wakeup onto an idle CPU is queued there and enqueued by it.
+ */
+static void randstat_enqueue_probe(void *data, struct rq *rq, int change)
+{
+	if (change > 0 &&
+	    READ_ONCE(this_cpu_ptr(&randstat_cpus)->state) == RS_STATE_DORMANT)
+		randstat_wake_this_cpu();
+}
+
+/*
+ * power:cpu_idle, on every idle entry and exit of every CPU: one per-CPU
+ * load unless this CPU is dormant and leaving an idle state.
+ */
+static void randstat_idle_probe(void *data, unsigned int state,
+				unsigned int cpu_id)
+{
+	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
+	unsigned long flags;
+	u64 now, asleep;
+	int cpu;
+
+	if (state != PWR_EVENT_EXIT ||
+	    READ_ONCE(rc->state) != RS_STATE_DORMANT)
+		return;
+	local_irq_save(flags);
+	if (rc->state != RS_STATE_DORMANT)
+		goto out;
+	if (need_resched()) {
+		randstat_wake(rc);
+		goto out;
+	}
+	/* Woken by interrupts only: has serving them kept it busy? */
+	cpu = smp_processor_id();
+	now = ktime_get_ns();
+	asleep = get_cpu_idle_time_us(cpu, NULL) +
+		 get_cpu_iowait_time_us(cpu, NULL);
+	if (randstat_dormant_busy(now - rc->look_ns,
+				  (asleep - rc->look_asleep_us) * NSEC_PER_USEC)) {
+		randstat_wake(rc);
+		goto out;
+	}
+	rc->look_ns = now;
+	rc->look_asleep_us = asleep;
+out:
+	local_irq_restore(flags);
+}
+
+/*
+ * The backstop: a deferrable timer, run at a tick that this CPU takes
+ * anyway.  A dormant CPU running anything but its idle task has been
+ * woken by a path the probes did not see; resume.  Otherwise look again
+ * at the next tick.  In softirq context the interrupted task tells; in a
+ * softirq thread (ksoftirqd, PREEMPT_RT's ktimers) the CPU is idle if
+ * that thread is all it has to run.
+ */
+static void randstat_guard_fn(struct timer_list *t)
+{
+	struct randstat_cpu *rc = container_of(t, struct randstat_cpu, guard);
+	bool idle;
+
+	if (READ_ONCE(rc->state) != RS_STATE_DORMANT)
+		return;
+	idle = in_task() ? single_task_running() : is_idle_task(current);
+	if (idle && !need_resched())
+		mod_timer(&rc->guard, jiffies + 1);
+	else
+		randstat_wake_this_cpu();
+}
+
+/* The kernel's exact figures for @cpu, as fs/proc/stat.c computes them. */
+static void randstat_fetch_exact(unsigned int cpu, u64 ns[RS_NR_CLASSES])
+{
+	static const u8 from[RS_NR_CLASSES] = {
+		[RS_USER] = CPUTIME_USER,	[RS_NICE] = CPUTIME_NICE,
+		[RS_SYSTEM] = CPUTIME_SYSTEM,	[RS_IDLE] = CPUTIME_IDLE,
+		[RS_IOWAIT] = CPUTIME_IOWAIT,	[RS_IRQ] = CPUTIME_IRQ,
+		[RS_SOFTIRQ] = CPUTIME_SOFTIRQ,	[RS_STEAL] = CPUTIME_STEAL,
+		[RS_GUEST] = CPUTIME_GUEST,
+		[RS_GUEST_NICE] = CPUTIME_GUEST_NICE,
+	};
+	struct kernel_cpustat kcs;
+	u64 idle = get_cpu_idle_time_us(cpu, NULL);
+	u64 iowait = get_cpu_iowait_time_us(cpu, NULL);
+	int k;
+
+	kcpustat_cpu_fetch(&kcs, cpu);
+	for (k = 0; k < RS_NR_CLASSES; k++)
+		ns[k] = kcs.cpustat[from[k]];
+	if (idle != (u64)-1)
+		ns[RS_IDLE] = idle * NSEC_PER_USEC;
+	if (iowait != (u64)-1)
+		ns[RS_IOWAIT] = iowait * NSEC_PER_USEC;
+}
+
+/* The exact figures' growth since @base, into @c; @base moves up. */
+static void randstat_exact_charge(struct randstat_counters *c,
+				  u64 base[RS_NR_CLASSES],
+				  const u64 now[RS_NR_CLASSES])
+{
+	u64 d[RS_NR_CLASSES];
+	int k;
+
+	for (k = 0; k < RS_NR_CLASSES; k++) {
+		d[k] = now[k] - min(now[k], base[k]);
+		base[k] = max(base[k], now[k]);
+	}
+	randstat_charge_exact(c, d);
+}
+
+/*
+ * Start this CPU in the mode the exact_cpus parameter gives it.
+ * Interrupts are off; its counters are kept.
+ */
+static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
+{
+	ktime_t now = ktime_get();
+
+	write_seqcount_begin(&rc->seq);
+	if (randstat_cpu_is_exact(cpu)) {
+		randstat_fetch_exact(cpu, rc->exact_base);
+		WRITE_ONCE(rc->state, RS_STATE_EXACT);
+	} else {
+		WRITE_ONCE(rc->state, RS_STATE_ACTIVE);
+	}
+	write_seqcount_end(&rc->seq);
+	if (rc->state == RS_STATE_EXACT)
+		return;
+
+	rc->last_steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
+	rc->last_idle_us = get_cpu_idle_time_us(cpu, NULL);
+	rc->last_iowait_us = get_cpu_iowait_time_us(cpu, NULL);
+	rc->last_iowait = false;
+	rc->nohz_idle = false;
+	rc->prev_expires = now;
+	hrtimer_start(&rc->timer, ktime_add_ns(now, randstat_next_interval(rc)),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
+}
+
+/*
+ * Stop this CPU's sampler, whatever it was doing, and charge what is
+ * pending.  Interrupts are off, so the timer, which only runs here, is not
+ * running.
+ */
+static void randstat_stop(struct randstat_cpu *rc, unsigned int cpu)
+{
+	u64 now[RS_NR_CLASSES];
+
+	write_seqcount_begin(&rc->seq);
+	switch (rc->state) {
+	case RS_STATE_ACTIVE:
+		hrtimer_try_to_cancel(&rc->timer);
+		break;
+	case RS_STATE_DORMANT:
+		rc->last_steal += randstat_dormant_charge(rc, &rc->c, ktime_get(),
+							  get_cpu_iowait_time_us(cpu, NULL),
+							  kcpustat_this_cpu->cpustat[CPUTIME_STEAL]);
+		break;
+	case RS_STATE_EXACT:
+		randstat_fetch_exact(cpu, now);
+		randstat_exact_charge(&rc->c, rc->exact_base, now);
+		break;
+	}
+	WRITE_ONCE(rc->state, RS_STATE_OFF);
+	write_seqcount_end(&rc->seq);
 }
 
 /* Runs on @cpu itself, in its hotplug thread. */
@@ -184,7 +493,6 @@ static int randstat_cpu_online(unsigned int cpu)
 {
 	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
 	u32 key[RANDSTAT_KEY_WORDS];
-	ktime_t now;
 
 	get_random_bytes(key, sizeof(key));
 	randstat_rng_init(&rc->rng, key);
@@ -196,15 +504,11 @@ static int randstat_cpu_online(unsigned int cpu)
 	hrtimer_init(&rc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	rc->timer.function = randstat_timer_fn;
 #endif
-	rc->last_steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
-	rc->last_idle_us = get_cpu_idle_time_us(cpu, NULL);
-	rc->last_iowait_us = get_cpu_iowait_time_us(cpu, NULL);
-	rc->last_iowait = false;
-
-	now = ktime_get();
-	rc->prev_expires = now;
-	hrtimer_start(&rc->timer, ktime_add_ns(now, randstat_next_interval(rc)),
-		      HRTIMER_MODE_ABS_PINNED_HARD);
+	timer_setup(&rc->guard, randstat_guard_fn,
+		    TIMER_DEFERRABLE | TIMER_PINNED);
+	local_irq_disable();
+	randstat_start(rc, cpu);
+	local_irq_enable();
 	return 0;
 }
 
@@ -213,9 +517,51 @@ static int randstat_cpu_offline(unsigned int cpu)
 {
 	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
 
+	local_irq_disable();
+	randstat_stop(rc, cpu);
+	local_irq_enable();
 	hrtimer_cancel(&rc->timer);
+	timer_delete_sync(&rc->guard);
 	memzero_explicit(&rc->rng, sizeof(rc->rng));
 	return 0;
+}
+
+/* On the CPU, from randstat_apply_modes(): stop, then start as told. */
+static long randstat_restart_fn(void *unused)
+{
+	struct randstat_cpu *rc;
+	unsigned int cpu;
+
+	local_irq_disable();
+	cpu = smp_processor_id();
+	rc = this_cpu_ptr(&randstat_cpus);
+	randstat_stop(rc, cpu);
+	randstat_start(rc, cpu);
+	local_irq_enable();
+	return 0;
+}
+
+/**
+ * randstat_apply_modes() - put every online CPU in the mode it should have
+ *
+ * After the exact_cpus parameter changed: each CPU whose mode differs
+ * is stopped and started again on itself; its counters carry over.  An
+ * offline CPU takes its mode when it comes online.
+ */
+void randstat_apply_modes(void)
+{
+	struct randstat_cpu *rc;
+	unsigned int cpu;
+	bool exact;
+
+	cpus_read_lock();
+	for_each_online_cpu(cpu) {
+		rc = per_cpu_ptr(&randstat_cpus, cpu);
+		exact = READ_ONCE(rc->state) == RS_STATE_EXACT;
+		if (exact != randstat_cpu_is_exact(cpu))
+			work_on_cpu(cpu, randstat_restart_fn, NULL);
+	}
+	cpus_read_unlock();
 }
 
 int randstat_sampler_start(void)
@@ -225,49 +571,100 @@ int randstat_sampler_start(void)
 	for_each_possible_cpu(cpu)
 		seqcount_init(&per_cpu_ptr(&randstat_cpus, cpu)->seq);
 
+	/* The probes first: they do nothing until a CPU is dormant. */
+	ret = register_trace_sched_update_nr_running_tp(randstat_enqueue_probe,
+							NULL);
+	if (ret)
+		return ret;
+	ret = register_trace_cpu_idle(randstat_idle_probe, NULL);
+	if (ret)
+		goto err_enqueue;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "randstat:online",
 				randstat_cpu_online, randstat_cpu_offline);
 	if (ret < 0)
-		return ret;
+		goto err_idle;
 	randstat_hp_state = ret;
 	queue_delayed_work(system_power_efficient_wq, &randstat_rekey_work,
 			   RANDSTAT_REKEY_PERIOD);
 	return 0;
+
+err_idle:
+	unregister_trace_cpu_idle(randstat_idle_probe, NULL);
+err_enqueue:
+	unregister_trace_sched_update_nr_running_tp(randstat_enqueue_probe, NULL);
+	tracepoint_synchronize_unregister();
+	return ret;
 }
 
 void randstat_sampler_stop(void)
 {
 	cancel_delayed_work_sync(&randstat_rekey_work);
 	cpuhp_remove_state(randstat_hp_state);
+	unregister_trace_cpu_idle(randstat_idle_probe, NULL);
+	unregister_trace_sched_update_nr_running_tp(randstat_enqueue_probe, NULL);
+	/* No probe runs on, or looks at, the per-CPU data after this. */
+	tracepoint_synchronize_unregister();
 }
 
 /**
- * randstat_read_cpu() - a consistent copy of one CPU's counters
+ * randstat_read_cpu() - one CPU's counters, as of now
  * @cpu: the CPU
  * @c: where to copy them
+ *
+ * A consistent copy, with what is pending charged in it: a dormant CPU's
+ * span up to now, an exact CPU's growth of the kernel's figures.  So a
+ * reader sees an idle CPU's idle time grow while it takes no interrupt.
+ *
+ * Return: its state (enum randstat_state).
  */
-void randstat_read_cpu(unsigned int cpu, struct randstat_counters *c)
+int randstat_read_cpu(unsigned int cpu, struct randstat_counters *c)
 {
 	struct randstat_cpu *rc = per_cpu_ptr(&randstat_cpus, cpu);
+	u64 base[RS_NR_CLASSES], now[RS_NR_CLASSES];
+	u64 iowait_us = 0, steal = 0;
+	ktime_t t = 0;
 	unsigned int seq;
+	int state;
 
 	do {
 		seq = read_seqcount_begin(&rc->seq);
 		*c = rc->c;
+		state = READ_ONCE(rc->state);
+		if (state == RS_STATE_DORMANT) {
+			t = ktime_get();
+			iowait_us = get_cpu_iowait_time_us(cpu, NULL);
+			steal = kcpustat_cpu(cpu).cpustat[CPUTIME_STEAL];
+		} else if (state == RS_STATE_EXACT) {
+			memcpy(base, rc->exact_base, sizeof(base));
+			randstat_fetch_exact(cpu, now);
+		}
 	} while (read_seqcount_retry(&rc->seq, seq));
+
+	if (state == RS_STATE_DORMANT)
+		randstat_dormant_charge(rc, c, t, iowait_us, steal);
+	else if (state == RS_STATE_EXACT)
+		randstat_exact_charge(c, base, now);
+	return state;
 }
 
 /* Interrupts are off, so this CPU's timer cannot run meanwhile. */
-static void randstat_reset_cpu(struct randstat_cpu *rc)
+static void randstat_reset_cpu(struct randstat_cpu *rc, unsigned int cpu)
 {
 	write_seqcount_begin(&rc->seq);
 	memset(&rc->c, 0, sizeof(rc->c));
+	if (rc->state == RS_STATE_DORMANT) {
+		rc->dormant_since = ktime_get();
+		rc->dormant_iowait_us = get_cpu_iowait_time_us(cpu, NULL);
+		rc->last_steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
+	} else if (rc->state == RS_STATE_EXACT) {
+		randstat_fetch_exact(cpu, rc->exact_base);
+	}
 	write_seqcount_end(&rc->seq);
 }
 
 static void randstat_reset_this_cpu(void *unused)
 {
-	randstat_reset_cpu(this_cpu_ptr(&randstat_cpus));
+	randstat_reset_cpu(this_cpu_ptr(&randstat_cpus), smp_processor_id());
 }
 
 /**
@@ -288,7 +685,7 @@ void randstat_reset(void)
 		if (cpu_online(cpu))
 			continue;
 		local_irq_save(flags);
-		randstat_reset_cpu(per_cpu_ptr(&randstat_cpus, cpu));
+		randstat_reset_cpu(per_cpu_ptr(&randstat_cpus, cpu), cpu);
 		local_irq_restore(flags);
 	}
 	cpus_read_unlock();

@@ -7,9 +7,25 @@
 
 #include "randstat.h"
 
+/**
+ * enum randstat_state - what one CPU's sampler is doing
+ * @RS_STATE_OFF: nothing: the CPU is offline (or the module is going)
+ * @RS_STATE_ACTIVE: sampling: its timer is queued
+ * @RS_STATE_DORMANT: a sample found it idle: no timer until it leaves idle
+ * @RS_STATE_EXACT: not sampled: served from the kernel's exact accounting
+ */
+enum randstat_state {
+	RS_STATE_OFF,
+	RS_STATE_ACTIVE,
+	RS_STATE_DORMANT,
+	RS_STATE_EXACT,
+};
+
 int randstat_sampler_start(void);
 void randstat_sampler_stop(void);
-void randstat_read_cpu(unsigned int cpu, struct randstat_counters *c);
+int randstat_read_cpu(unsigned int cpu, struct randstat_counters *c);
+bool randstat_cpu_is_exact(unsigned int cpu);
+void randstat_apply_modes(void);
 void randstat_reset(void);
 struct randstat_window randstat_get_law(enum randstat_law *law);
 struct randstat_window randstat_get_window(enum randstat_law law);

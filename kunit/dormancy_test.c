@@ -1,0 +1,264 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit: tickless randstat's arithmetic and its law.
+ *
+ * A sample that finds a CPU idle stops its sampler; the CPU resumes at its
+ * next wakeup with the law's continuation (randstat_draw_resume()), and
+ * the span in between is charged exactly (randstat_charge_dormant()).
+ * The simulations here run that rule against workloads whose busy time is
+ * known, with fixed keys so that a verdict is reproducible; each asserted
+ * bound is 4 sigma of the count estimator, sigma = T_s sqrt(p (1 - p) / n),
+ * plus, where the law's floor lets work go unseen, floor / mean of the
+ * time (Documentation/randstat.rst, "Footprint").
+ */
+#include <kunit/test.h>
+#include <linux/math64.h>
+#include <linux/minmax.h>
+
+#include "randstat.h"
+
+static void seed_rng(struct randstat_rng *r, u64 seed)
+{
+	u32 key[8] = { lower_32_bits(seed), upper_32_bits(seed) };
+
+	randstat_rng_init(r, key);
+}
+
+/* A dormant span: iowait and steal as the kernel counted, the rest idle. */
+static void charge_dormant_test(struct kunit *test)
+{
+	struct randstat_counters c = { };
+
+	/* 10 ms: 3 ms iowait, 1 ms steal: idle 6 ms (sleep and irq work) */
+	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 10000000, 3000000,
+						      1000000), 1000000ULL);
+	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 10000000ULL);
+	KUNIT_EXPECT_EQ(test, c.sampled_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 3000000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_STEAL], 1000000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 6000000ULL);
+	KUNIT_EXPECT_EQ(test, randstat_total_samples(&c), 0ULL);
+
+	/* More steal and iowait than the span (rounding, carry): capped. */
+	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 5000, 1500),
+			1500ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 3000500ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 6000000ULL);
+	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 0, 9000),
+			2000ULL);
+	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 10004000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_STEAL], 1003500ULL);
+}
+
+/*
+ * Sampled and exact time together: the samples share the sampled time,
+ * the exact time goes to its class, the columns sum to the elapsed time.
+ */
+static void estimate_mixed_test(struct kunit *test)
+{
+	struct randstat_counters c = { };
+	u64 ns[RS_NR_CLASSES] = { 0 };
+	u64 kernel[RS_NR_CLASSES] = { 0 };
+
+	/* 3 user and 1 idle sample over 8 ms, then 12 ms dormant */
+	randstat_charge(&c, RS_USER, 3, 6000000, 0);
+	randstat_charge(&c, RS_IDLE, 1, 2000000, 0);
+	randstat_charge_dormant(&c, 12000000, 2000000, 0);
+	randstat_estimate(&c, ns);
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 6000000ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2000000ULL + 10000000ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_IOWAIT], 2000000ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_USER] + ns[RS_IDLE] + ns[RS_IOWAIT],
+			20000000ULL);
+
+	/* A CPU's figures from the kernel (nohz_full): each to its class. */
+	kernel[RS_USER] = 7000000;
+	kernel[RS_GUEST] = 1000000;	/* inside user */
+	kernel[RS_SYSTEM] = 2000000;
+	kernel[RS_STEAL] = 500000;
+	randstat_charge_exact(&c, kernel);
+	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 29500000ULL);
+	randstat_estimate(&c, ns);
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 13000000ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_SYSTEM], 2000000ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], 500000ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_GUEST], 1000000ULL);
+}
+
+/* The busy check: more than 1/64 of the span awake in interrupts. */
+static void dormant_busy_test(struct kunit *test)
+{
+	KUNIT_EXPECT_FALSE(test, randstat_dormant_busy(6400000, 6400000));
+	KUNIT_EXPECT_FALSE(test, randstat_dormant_busy(6400000, 6300000));
+	KUNIT_EXPECT_TRUE(test, randstat_dormant_busy(6400000, 6299999));
+	/* asleep more than the span (microsecond rounding): not busy */
+	KUNIT_EXPECT_FALSE(test, randstat_dormant_busy(1000, 2000));
+	KUNIT_EXPECT_FALSE(test, randstat_dormant_busy(0, 0));
+	KUNIT_EXPECT_TRUE(test, randstat_dormant_busy(1000, 0));
+}
+
+/*
+ * The continuation: what is left of the floor, then Exp(mean - floor).
+ * Past the floor its mean is mean - floor, within 4 sigma (sigma of an
+ * exponential's mean over N draws: (mean - floor) / sqrt(N)); before it,
+ * it never comes earlier than the floor's end.
+ */
+#define NRESUME	100000
+static void draw_resume_test(struct kunit *test)
+{
+	struct randstat_window w = { RANDSTAT_FLOOR_DEFAULT_NS,
+				     RANDSTAT_MEAN_DEFAULT_NS };
+	u64 sum = 0, d, lo = U64_MAX, mean, sigma = (w.hi - w.lo) / 316;
+	struct randstat_rng r;
+	int i;
+
+	seed_rng(&r, 0x5eed0d01);
+	for (i = 0; i < NRESUME; i++) {
+		d = randstat_draw_resume(&r, w, 7000000);
+		sum += d;
+		lo = min(lo, d);
+	}
+	mean = div_u64(sum, NRESUME);
+	kunit_info(test, "past the floor: mean %llu ns (want %u +- %llu), shortest %llu ns\n",
+		   mean, w.hi - w.lo, 4 * sigma, lo);
+	KUNIT_EXPECT_LE(test, abs((s64)mean - (s64)(w.hi - w.lo)),
+			4 * (s64)sigma);
+	KUNIT_EXPECT_LT(test, lo, 1000ULL);
+
+	lo = U64_MAX;
+	for (i = 0; i < NRESUME / 10; i++)
+		lo = min(lo, randstat_draw_resume(&r, w, 20000));
+	KUNIT_EXPECT_GE(test, lo, (u64)w.lo - 20000);
+	KUNIT_EXPECT_LT(test, lo, (u64)w.lo - 20000 + 10000);
+}
+
+/*
+ * A simulated CPU busy for BURST at the start of every PERIOD and idle
+ * otherwise, sampled with dormancy: a sample in idle stops the sampler,
+ * the next burst's start resumes it.  @fresh resumes with a fresh draw
+ * (floor + Exp) instead of the continuation: the bug the continuation
+ * avoids.
+ */
+struct dsim {
+	u64 t, sampled, exact_idle, n, n_busy, resumes;
+};
+
+static bool dsim_busy(u64 t, u64 period, u64 burst)
+{
+	return do_div(t, period) < burst;
+}
+
+static void dsim_run(struct randstat_rng *r, struct randstat_window w,
+		     u64 period, u64 burst, u64 ncycles, bool fresh,
+		     struct dsim *s)
+{
+	u64 prev = 0, next, wake, end = ncycles * period;
+
+	memset(s, 0, sizeof(*s));
+	next = randstat_draw_exponential(r, w.lo, w.hi);
+	while (next < end) {
+		s->n++;
+		s->sampled += next - prev;
+		prev = next;
+		if (dsim_busy(next, period, burst)) {
+			s->n_busy++;
+			next += randstat_draw_exponential(r, w.lo, w.hi);
+			continue;
+		}
+		/* dormant from this sample to the next burst's start */
+		wake = roundup(next, period);
+		s->exact_idle += wake - next;
+		s->resumes++;
+		next = wake + (fresh ? randstat_draw_exponential(r, w.lo, w.hi) :
+			       randstat_draw_resume(r, w, wake - prev));
+		prev = wake;
+	}
+	s->t = prev;
+}
+
+static void dsim_judge(struct kunit *test, const char *name,
+		       const struct dsim *s, u64 period, u64 burst,
+		       u64 *est, u64 *truth, u64 *sigma)
+{
+	u64 p_ppm = div64_u64(1000000 * s->n_busy, s->n);
+
+	*est = randstat_mul_div(s->sampled, s->n_busy, s->n);
+	*truth = div64_u64(s->t, period) * burst +
+		 min(s->t - div64_u64(s->t, period) * period, burst);
+	*sigma = div64_u64(s->sampled * int_sqrt64(p_ppm * (1000000 - p_ppm)),
+			   1000000 * int_sqrt64(s->n)) + 1;
+	kunit_info(test, "%s: busy %llu us of %llu ms; charged %llu us (4 sigma %llu us); %llu samples, %llu resumes, %llu ms exact idle\n",
+		   name, *truth / 1000, s->t / 1000000, *est / 1000,
+		   4 * *sigma / 1000, s->n, s->resumes,
+		   s->exact_idle / 1000000);
+}
+
+/*
+ * 200 us of work every 5 ms, idle in between (the issue's short-burst
+ * workload): every burst follows a wakeup.  The continuation charges it
+ * within 4 sigma; a fresh draw at each wakeup never sees a burst's first
+ * floor_ns and charges about (200 - 50) / 200 of it, outside 4 sigma:
+ * this test would catch that bug.
+ */
+static void short_bursts_test(struct kunit *test)
+{
+	struct randstat_window w = { RANDSTAT_FLOOR_DEFAULT_NS,
+				     RANDSTAT_MEAN_DEFAULT_NS };
+	u64 est, truth, sigma;
+	struct randstat_rng r;
+	struct dsim s;
+
+	seed_rng(&r, 0x5eed0d02);
+	dsim_run(&r, w, 5000000, 200000, 200000, false, &s);
+	dsim_judge(test, "continuation", &s, 5000000, 200000, &est, &truth,
+		   &sigma);
+	KUNIT_EXPECT_LE(test, abs((s64)est - (s64)truth), 4 * (s64)sigma);
+	KUNIT_EXPECT_EQ(test, s.t, s.sampled + s.exact_idle);
+
+	dsim_run(&r, w, 5000000, 200000, 200000, true, &s);
+	dsim_judge(test, "fresh draw", &s, 5000000, 200000, &est, &truth,
+		   &sigma);
+	KUNIT_EXPECT_LT(test, est + 4 * sigma, truth);
+}
+
+/*
+ * The floor's window, exploited: work for floor_ns, sleep as briefly as
+ * possible (20 us), again and again, hoping that each wakeup restarts the
+ * floor.  Dormancy begins only at a sample, so the work escapes at most
+ * floor / mean of the time (plus 4 sigma); it is not overcharged either.
+ */
+static void floor_abuse_test(struct kunit *test)
+{
+	struct randstat_window w = { RANDSTAT_FLOOR_DEFAULT_NS,
+				     RANDSTAT_MEAN_DEFAULT_NS };
+	u64 est, truth, sigma, allowance;
+	struct randstat_rng r;
+	struct dsim s;
+
+	seed_rng(&r, 0x5eed0d03);
+	dsim_run(&r, w, 70000, 50000, 4000000, false, &s);
+	dsim_judge(test, "floor abuse", &s, 70000, 50000, &est, &truth,
+		   &sigma);
+	allowance = randstat_mul_div(s.t, w.lo, w.hi);
+	KUNIT_EXPECT_GE(test, est + allowance + 4 * sigma, truth);
+	KUNIT_EXPECT_LE(test, est, truth + 4 * sigma);
+}
+
+static struct kunit_case randstat_dormancy_cases[] = {
+	KUNIT_CASE(charge_dormant_test),
+	KUNIT_CASE(estimate_mixed_test),
+	KUNIT_CASE(dormant_busy_test),
+	KUNIT_CASE(draw_resume_test),
+	KUNIT_CASE(short_bursts_test),
+	KUNIT_CASE(floor_abuse_test),
+	{}
+};
+
+static struct kunit_suite randstat_dormancy_suite = {
+	.name = "randstat_dormancy",
+	.test_cases = randstat_dormancy_cases,
+};
+
+kunit_test_suite(randstat_dormancy_suite);
+
+MODULE_LICENSE("GPL");

@@ -77,12 +77,15 @@ def edge_ns(d):
 
 
 def count_share(d, cls):
-    """randstat's share of cls on cpu1: its samples over all, less steal."""
+    """randstat's share of cls on cpu1: its share of the samples times the
+    sampled time, plus its exact time (steal; a dormant CPU's idle and
+    iowait), over the elapsed time (format 3)."""
     n = d.get("sampler.cpu1.samples", 0)
     el = d.get("sampler.cpu1.elapsed_ns", 0)
-    if not n or not el:
+    if not el:
         return float("nan")
-    return d.get(f"n.cpu1.{cls}", 0) / n * (1 - d.get("ns.cpu1.steal", 0) / el)
+    sampled = d.get(f"n.cpu1.{cls}", 0) / n * d.get("sampler.cpu1.sampled_ns", 0) if n else 0
+    return (sampled + d.get(f"x.cpu1.{cls}", 0)) / el
 
 
 def workload(d, exact):

@@ -198,9 +198,12 @@ static int randstat_exact_set(const char *val, const struct kernel_param *kp)
 
 	if (!zalloc_cpumask_var(&mask, GFP_KERNEL))
 		return -ENOMEM;
-	ret = cpulist_parse(val, mask);
-	if (!ret && !cpumask_subset(mask, randstat_nohz_full()))
+	/* Out of range (-ERANGE) is bad input like any other. */
+	if (cpulist_parse(val, mask) ||
+	    !cpumask_subset(mask, randstat_nohz_full()))
 		ret = -EINVAL;
+	else
+		ret = 0;
 	if (!ret) {
 		cpus_read_lock();
 		cpumask_copy(&randstat_exact_mask, mask);

@@ -20,7 +20,7 @@ NOHZ=0
 grep -q 'nohz_full=1' /proc/cmdline && NOHZ=1
 echo "I mode $MODE nohz $NOHZ secs $SECS"
 
-insmod /randstat.ko ${bench_law:+law=$bench_law} || { echo "E insmod failed"; exit 1; }
+insmod /randstat.ko exact_cpus= ${bench_law:+law=$bench_law} || { echo "E insmod failed"; exit 1; }
 sleep 0.5
 
 # rec LABEL PROG ARGS...: PROG pinned to cpu1 between two snapshots.
@@ -129,7 +129,7 @@ if [ "$NOHZ" -eq 0 ]; then
 			trace_fns before randstat_timer_fn
 			trace_fns before randstat_draw_interval
 			rmmod randstat
-			insmod /randstat.ko
+			insmod /randstat.ko exact_cpus=
 			sleep 0.2
 		fi
 	else
@@ -143,8 +143,8 @@ if [ "$MODE" = full ] && [ "$NOHZ" -eq 0 ]; then
 		for c in none default x10; do
 			rmmod randstat 2>/dev/null
 			case $c in
-			default) insmod /randstat.ko ;;
-			x10) insmod /randstat.ko mean_ns=400000 ;;
+			default) insmod /randstat.ko exact_cpus= ;;
+			x10) insmod /randstat.ko exact_cpus= mean_ns=400000 ;;
 			esac
 			sleep 0.2
 			snap a
@@ -157,7 +157,7 @@ if [ "$MODE" = full ] && [ "$NOHZ" -eq 0 ]; then
 		done
 	done
 	rmmod randstat 2>/dev/null
-	insmod /randstat.ko
+	insmod /randstat.ko exact_cpus=
 fi
 
 # --- convergence: one steady workload, several seeds (each insmod reseeds) -
@@ -165,7 +165,7 @@ if [ "$MODE" = full ] && [ "$NOHZ" -eq 1 ]; then
 	CT=10
 	for seed in 1 2 3 4 5 6; do
 		rmmod randstat
-		insmod /randstat.ko ${bench_law:+law=$bench_law}
+		insmod /randstat.ko exact_cpus= ${bench_law:+law=$bench_law}
 		taskset -c 1 /progs/iso 8000 2000 $((CT + 1)) >/tmp/conv.out 2>&1 &
 		sleep 0.3
 		k=0

@@ -75,7 +75,7 @@ make -s -C "$repo/bench/progs" iso >&2 || die "building bench/progs/iso failed"
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main nohzfull reader attack fuse}
+	suites=${VM_SUITES:-main tickless nohzfull reader attack fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?

@@ -42,7 +42,7 @@ ASECS=${randstat_attack_secs:-240}
 BURST_US=1700
 P=/sys/module/randstat/parameters
 dmesg -c >/dev/null
-load_randstat
+load_randstat exact_cpus=
 
 # run_attack LABEL MODE SECS: the program as uid 65534, with snapshots
 # around it; its figures and randstat's cpu1 figures go to /tmp/LABEL.

@@ -11,21 +11,27 @@ function nsamp(c) { return g("sampler." c ".samples") }
 # Callbacks: samples less the expiries counted as samples in a later one.
 function ncb(c,  k) { k = nsamp(c) - g("sampler." c ".overruns"); return k > 0 ? k : 1 }
 # The count estimator over the window (estimator.c): class k's time is
-# its share of the window's samples times the window's elapsed time less
-# steal; steal is the kernel's own.
+# its share of the window's samples times the window's sampled time, plus
+# what was charged to it exactly (steal; a dormant CPU's idle and iowait;
+# every class of a CPU in mode exact).
 function ns(c, cls) {
-	if (cls == "steal") return g("ns." c ".steal")
-	return nsamp(c) > 0 ? g("n." c "." cls) / nsamp(c) * (el(c) - g("ns." c ".steal")) : 0
+	return (nsamp(c) > 0 ? g("n." c "." cls) / nsamp(c) * g("sampler." c ".sampled_ns") : 0) + g("x." c "." cls)
 }
 function share(c, cls) { return el(c) > 0 ? ns(c, cls) / el(c) : 0 }
 # /proc/stat's share of CLASS on c over the wall time of the window.
 function sshare(c, cls) { return g("stat." c "." cls) * 1e9 / g("user_hz") / g("wall") }
-# The standard error of a share estimated from n samples: binomial.  (With
+# The standard error of a share estimated from n samples: binomial.  On a
+# CPU that was partly dormant the samples estimate only the sampled part
+# S of the elapsed time E; the share's error is then (S/E) sqrt(p_s (1 -
+# p_s) / n), p_s = q E/S, which is sqrt(q (S/E - q) / n) <= sigma(q, n):
+# sigma(q, n) bounds it.  (With
 # the exponential law the sample times are a Poisson process, and given
 # their number they fall independently and uniformly in the window; the
 # uniform law's more regular times give at most this variance for the
 # workloads here, which are not in phase with it.)
 function sigma(p, n) { return n > 0 ? root(p * (1 - p) / n) : 1 }
+# The part of c's elapsed time its samples cover (the rest was exact).
+function sf(c) { return el(c) > 0 ? g("sampler." c ".sampled_ns") / el(c) : 0 }
 # busybox awk here has no libm (no sqrt, no ^): Newton's method, and sq().
 function sq(x) { return x * x }
 function root(x,  r, i) {

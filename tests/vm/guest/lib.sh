@@ -83,15 +83,35 @@ dmesg_clean() {
 	fi
 }
 
-# load_randstat: insmod the module as a test; without /proc/randstat
-# nothing else can run, so end the suite there.
+# load_randstat [PARAM=VALUE...]: insmod the module as a test; without
+# /proc/randstat nothing else can run, so end the suite there.
 load_randstat() {
-	insmod /randstat.ko
-	result $? "insmod randstat.ko"
+	insmod /randstat.ko "$@"
+	result $? "insmod randstat.ko${*:+ $*}"
 	if [ ! -r /proc/randstat ]; then
 		diag "no /proc/randstat: nothing else can run"
 		dmesg | tail -n 20 | sed 's/^/# dmesg: /'
 		ktap_end
 		exit 1
 	fi
+}
+
+# loc: the local timer interrupts each CPU has taken so far, one line
+# "cpuN COUNT" per CPU (the LOC line of /proc/interrupts).
+loc() { awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) print "cpu" i - 2, $i }' /proc/interrupts; }
+
+# loc_rate NAME CMD...: run CMD (output in /tmp/wl.out) and write each
+# CPU's local timer interrupts per second over it to /tmp/loc.NAME
+# ("cpuN RATE").
+loc_rate() {
+	_n=$1
+	shift
+	loc >/tmp/loc.a
+	_t0=$(awk '{ print $1 }' /proc/uptime)
+	"$@" >/tmp/wl.out 2>&1
+	_t1=$(awk '{ print $1 }' /proc/uptime)
+	loc >/tmp/loc.b
+	awk -v t0="$_t0" -v t1="$_t1" 'BEGIN { w = t1 - t0 }
+		FNR == NR { a[$1] = $2; next }
+		{ printf "%s %.1f\n", $1, ($2 - a[$1]) / w }' /tmp/loc.a /tmp/loc.b >"/tmp/loc.$_n"
 }

@@ -2,6 +2,9 @@
 # by vtime (context tracking at every kernel entry and exit), so cpu1's
 # /proc/stat user and system are exact, to its 10 ms ticks: the ground
 # truth for randstat's shares on cpu1.  See main.sh for the statistics.
+# randstat would serve that CPU from this exact accounting (exact_cpus);
+# it is loaded with exact_cpus= to sample cpu1 on purpose and be judged,
+# and the exact mode is tested at the end.
 #
 # Tolerance: 4 sigma at the exact share q (n = cpu1's samples), plus the
 # window errors: edge_ns() (randstat's whole intervals, judge.awk) and one
@@ -18,9 +21,13 @@ ktap_begin
 grep -q 'nohz_full=1' /proc/cmdline
 result $? "booted with nohz_full=1"
 dmesg -c >/dev/null
-insmod /randstat.ko
-result $? "insmod randstat.ko"
-[ -r /proc/randstat ] || { ktap_end; exit 1; }
+P=/sys/module/randstat/parameters
+# The reference: cpu1's local timer interrupts with a spinner, before
+# randstat is loaded (for the exact mode's test at the end).
+loc_rate spin_none taskset -c 1 /progs/spin 5
+load_randstat exact_cpus=
+grep -q '^sampler cpu1 online 1 mode sampled ' /proc/randstat
+result $? "exact_cpus= (empty): nohz_full cpu1 is sampled (mode sampled)"
 
 VT_PROG='END {
 	c = "cpu1"; classes(c); stat_classes(c)
@@ -76,6 +83,94 @@ judge "idle nohz_full cpu1: randstat idle share >= /proc/stat's exact idle (4 si
 		pct(p - q) ", allowed shortfall " pct(tol) " (n " n ")"
 	verdict(p >= q - tol)
 }'
+
+# Short bursts after idle: 200 us of work every 5 ms (bench/progs/iso),
+# cpu1 idle and dormant in between, so every burst starts at a wakeup.
+# A sampler that restarted wrongly at wakeups (a fresh floor each time)
+# would miss each burst's first 50 us, a quarter of it; KUnit's
+# short_bursts_test shows that bias in simulation.  Here, against vtime.
+measure bursts taskset -c 1 /progs/iso 5000 200 "$((SECS * 3))"
+judge "200 us every 5 ms on nohz_full cpu1: randstat user share = vtime's within 4 sigma" "$VT_PROG" -v cls=user
+
+# The floor, exploited: 50 us of work, then the shortest sleep the kernel
+# gives (nanosleep of 1 ns, timer slack 1 ns), as uid 65534.  Dormancy
+# begins only at a sample, so the work can escape at most floor / mean
+# (1.25%) of the time; judged on user + system (its sleeps are kernel
+# entries), not below vtime's by more than that and 4 sigma, not above by
+# more than 4 sigma.
+measure naps taskset -c 1 /progs/runas -u 65534 /progs/naps 50 "$((SECS * 3))"
+judge "50 us work / shortest sleep on cpu1 (uid 65534): charged within floor/mean and 4 sigma of vtime" 'END {
+	c = "cpu1"; classes(c); stat_classes(c)
+	p = share(c, "user") + share(c, "system"); q = sshare(c, "user") + sshare(c, "system")
+	n = nsamp(c); tol = 4 * sigma(q, n) + (edge_ns() + 2e7) / g("wall"); gain = g("floor") / g("mean")
+	print "# " c " user+system: randstat " pct(p) ", vtime " pct(q) ", difference " pct(p - q) \
+		", allowed " pct(-tol - gain) " .. +" pct(tol) "; dormancies +" g("sampler." c ".dormancies") " (n " n ")"
+	verdict(p >= q - tol - gain && p <= q + tol)
+}'
+
+# --- exact mode: the kernel's own figures, no interrupt of randstat's -----------------
+# Refused values change nothing: cpu0 is not nohz_full, a CPU that does
+# not exist, words.
+for bad in 0 0-1 99999 abc 1-; do
+	o=$(/progs/wr $P/exact_cpus "$bad")
+	diag "exact_cpus='$bad': $o, now '$(cat $P/exact_cpus)'"
+	[ "$o" = EINVAL ] && [ -z "$(cat $P/exact_cpus)" ] &&
+		grep -q '^sampler cpu1 online 1 mode sampled ' /proc/randstat
+	result $? "exact_cpus='$bad' refused with EINVAL, cpu1 still sampled"
+done
+o=$(/progs/wr $P/exact_cpus 1)
+[ "$o" = ok ] && [ "$(cat $P/exact_cpus)" = 1 ] &&
+	grep -q '^sampler cpu1 online 1 mode exact dormant 0 ' /proc/randstat &&
+	grep -q '^sampler cpu0 online 1 mode sampled ' /proc/randstat
+result $? "exact_cpus=1: cpu1 in mode exact, cpu0 still sampled ($o)"
+# A nohz_full CPU running one task takes (nearly) no interrupt; randstat
+# must add none: within 2/s of the rate without the module.
+loc_rate spin_exact taskset -c 1 /progs/spin 5
+/progs/wr $P/exact_cpus "" >/dev/null
+loc_rate spin_sampled taskset -c 1 /progs/spin 5
+/progs/wr $P/exact_cpus 1 >/dev/null
+a=$(awk '$1 == "cpu1" { print $2 }' /tmp/loc.spin_none)
+b=$(awk '$1 == "cpu1" { print $2 }' /tmp/loc.spin_exact)
+s=$(awk '$1 == "cpu1" { print $2 }' /tmp/loc.spin_sampled)
+diag "spinner on nohz_full cpu1: $a interrupts/s without randstat, $b in mode exact, $s sampled"
+awk -v a="$a" -v b="$b" 'BEGIN { exit !(a != "" && b != "" && b <= a + 2) }'
+result $? "nohz_full cpu1 in mode exact, one task spinning: randstat adds no interrupts (+2/s at most)"
+# Its figures are /proc/stat's: each class within two 10 ms ticks (each
+# reading truncates) and the time between the two files' reads.
+measure exact_spin taskset -c 1 /progs/spin "$SECS"
+judge "mode exact: cpu1's classes equal /proc/stat's" 'END {
+	c = "cpu1"; split("user nice system idle iowait irq softirq steal", k); ok = 1
+	for (i = 1; i <= 8; i++) {
+		r = ns(c, k[i]) / 1e9 * g("user_hz"); s = g("stat." c "." k[i])
+		printf "# %s %s: randstat %.1f, /proc/stat %d ticks\n", c, k[i], r, s
+		ok = ok && sq(r - s) <= sq(3)
+	}
+	print "# samples +" nsamp(c)
+	verdict(ok && nsamp(c) == 0)
+}'
+# Offline and online in mode exact: it stays exact, its counters kept.
+snap e0
+/progs/wr /sys/devices/system/cpu/cpu1/online 0 >/dev/null &&
+	/progs/wr /sys/devices/system/cpu/cpu1/online 1 >/dev/null &&
+	grep -q '^sampler cpu1 online 1 mode exact ' /proc/randstat
+st=$?
+sleep 1
+snap e1
+delta e0 e1
+judge "mode exact: cpu1 offline and online, still exact, counters monotonic" 'END {
+	c = "cpu1"; ok = st == 0
+	split("user nice system idle iowait irq softirq steal", k)
+	for (i = 1; i <= 8; i++) ok = ok && g("ns." c "." k[i]) >= 0
+	print "# elapsed +" ms(el(c)) " over " ms(g("wall"))
+	verdict(ok && el(c) > 0)
+}' -v st="$st"
+# Back to sampling: the counters carry over.
+o=$(/progs/wr $P/exact_cpus "")
+measure resampled taskset -c 1 /progs/spin "$SECS"
+judge "exact_cpus= again: cpu1 sampled again" 'END {
+	c = "cpu1"; classes(c)
+	verdict(o == "ok" && nsamp(c) > 0 && share(c, "user") > 0.5)
+}' -v o="$o"
 
 awk '{ r = ($3 - $4) / $4; if (r < 0) r = -r
 	printf "# %s %s: elapsed %.1fms wall %.1fms (%+.2f%%)\n", $1, $2, $3 / 1e6, $4 / 1e6, 100 * ($3 - $4) / $4

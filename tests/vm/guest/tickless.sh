@@ -1,0 +1,127 @@
+# tickless: randstat's footprint in an ordinary guest (2 vCPUs, TCG,
+# HZ=250, NO_HZ_IDLE): an idle CPU takes no interrupt of randstat's (a
+# sample that finds it idle stops the sampler until it leaves idle), and
+# its idle time is the kernel's exact NO_HZ sleep time.  Interrupt rates
+# are the LOC line of /proc/interrupts, measured in this boot before the
+# module is loaded and after.  See main.sh for the statistics.
+. /tests/lib.sh
+ktap_begin
+dmesg -c >/dev/null
+P=/sys/module/randstat/parameters
+LSECS=${randstat_loc_secs:-10}
+
+# --- the same workloads without randstat: the reference ----------------------
+sleep 1
+loc_rate idle0 sleep "$LSECS"
+loc_rate spin0 taskset -c 1 /progs/spin 5
+loc_rate pp0 /progs/pingpong 5 0 1
+pp0=$(wlval trips_per_s)
+
+load_randstat
+sleep 1
+
+# --- idle: within 10% (+2/s) of the rate without randstat ----------------------
+loc_rate idle1 sleep "$LSECS"
+awk 'FNR == NR { a[$1] = $2; next }
+	{ lim = a[$1] * 1.1 + 2
+	  printf "# idle %s: %.1f interrupts/s without randstat, %.1f with (limit %.1f)\n", $1, a[$1], $2, lim
+	  if ($2 > lim) bad++; n++ }
+	END { exit !(n > 0 && !bad) }' /tmp/loc.idle0 /tmp/loc.idle1
+result $? "idle guest: every CPU's interrupts/s within 10% (+2/s) of the rate without randstat"
+
+# The sampler line says so: cpu1 went dormant and is dormant now.
+sleep 1
+snap d0
+sleep 2
+snap d1
+delta d0 d1
+grep -q '^rs sampler cpu1 online 1 mode sampled dormant 1 ' /tmp/snap.d1
+result $? "idle cpu1 is shown dormant (mode sampled dormant 1)"
+# While dormant its time still grows with the wall time (a reader adds
+# the span so far), and it is the kernel's exact idle and iowait: within
+# 2% of the wall time, with at most a few samples (each wakeup can
+# cost one).  Idle and iowait against /proc/stat's, which are exact under
+# NO_HZ but leave out the time in interrupts (randstat counts that on a
+# dormant CPU as idle, up to 1/64 of it before it samples again): the
+# difference is at most 1/64, the sampled part's 4 sigma and a 10 ms tick.
+judge "dormant cpu1: its time grows with the wall, idle+iowait exact within 1/64 + 4 sigma" 'END {
+	c = "cpu1"; classes(c); stat_classes(c); w = g("wall")
+	p = share(c, "idle") + share(c, "iowait"); q = sshare(c, "idle") + sshare(c, "iowait")
+	tol = 1 / 64 + 4 * sf(c) * sigma(q, nsamp(c)) + 1e7 / w
+	print "# " c ": elapsed " ms(el(c)) " over wall " ms(w) ", exact " ms(g("x." c ".idle") + g("x." c ".iowait")) \
+		", samples +" nsamp(c) ", dormancies +" g("sampler." c ".dormancies") \
+		"; idle+iowait randstat " pct(p) ", /proc/stat " pct(q) ", tolerance " pct(tol)
+	verdict(sq(el(c) - w) <= sq(0.02 * w) && sq(p - q) <= sq(tol))
+}'
+
+# --- spinner and ping-pong: reported ---------------------------------------------
+loc_rate spin1 taskset -c 1 /progs/spin 5
+loc_rate pp1 /progs/pingpong 5 0 1
+pp1=$(wlval trips_per_s)
+for w in spin pp; do
+	awk -v w="$w" 'FNR == NR { a[$1] = $2; next }
+		{ printf "# %s %s: %.1f interrupts/s without randstat, %.1f with\n", w, $1, a[$1], $2 }' \
+		"/tmp/loc.${w}0" "/tmp/loc.${w}1"
+done
+diag "pingpong on cpu0/cpu1: $pp0 round trips/s without randstat, $pp1 with"
+awk -v a="$pp0" -v b="$pp1" 'BEGIN { exit !(a > 0 && b > 0) }'
+result $? "pingpong ran with and without randstat (figures above; make bench compares them)"
+
+# --- uniform law: keeps waking idle CPUs (documented) --------------------------------
+# It has no memoryless continuation, so it never stops: an idle CPU takes
+# its 250 samples/s.  At least half of that, or the documentation is wrong.
+/progs/wr $P/law uniform >/dev/null
+sleep 0.5
+loc_rate idle_uniform sleep 3
+awk 'FNR == NR { a[$1] = $2; next }
+	{ printf "# law=uniform, idle %s: %.1f interrupts/s (without randstat %.1f)\n", $1, $2, a[$1]
+	  if ($2 < a[$1] + 125) bad++; n++ }
+	END { exit !(n > 0 && !bad) }' /tmp/loc.idle0 /tmp/loc.idle_uniform
+result $? "law=uniform: idle CPUs are still sampled (>= 125 more interrupts/s each)"
+/progs/wr $P/law exponential >/dev/null
+sleep 0.5
+
+# --- hotplug, reset, parameters and rmmod while cpu1 is dormant ----------------------
+dormant1() { grep -q '^sampler cpu1 online 1 mode sampled dormant 1 ' /proc/randstat; }
+sleep 1
+dormant1 && /progs/wr /sys/devices/system/cpu/cpu1/online 0 >/dev/null &&
+	! grep -q '^cpu1 ' /proc/randstat &&
+	/progs/wr /sys/devices/system/cpu/cpu1/online 1 >/dev/null && sleep 1 && dormant1
+result $? "dormant cpu1: offline and online again, then dormant again"
+
+# A reset while dormant: cpu1's time restarts from the reset and is the
+# wall time since (within 2%), nearly all of it exact idle.
+dormant1
+st=$?
+snap z0
+o=$(/progs/wr /proc/randstat reset)
+sleep 2
+snap z1
+delta z0 z1
+e=$(awk '$1 == "rs" && $2 == "sampler" && $3 == "cpu1" { print $11 }' /tmp/snap.z1)
+judge "reset while cpu1 is dormant: its time restarts at the reset and follows the wall" 'END {
+	w = g("wall")
+	print "# reset: " o ", was dormant: " (st == 0) "; cpu1 elapsed " ms(e) " after the reset, wall " ms(w) " between the snapshots"
+	verdict(o == "ok" && st == 0 && e > 0 && e <= w && e >= w - 0.2e9)
+}' -v o="$o" -v st="$st" -v e="$e"
+
+# A new mean while dormant takes effect when cpu1 resumes.
+sleep 0.5
+dormant1
+st=$?
+o=$(/progs/wr $P/mean_ns 8000000)
+measure mean8_spin taskset -c 1 /progs/spin "$SECS"
+judge "mean_ns=8000000 written while cpu1 is dormant: cpu1's mean interval is 8 ms once it spins" 'END {
+	c = "cpu1"; m = nsamp(c); se = (g("mean") - g("floor")) / root(m > 0 ? m : 1)
+	mean = m > 0 ? g("sampler." c ".sampled_ns") / m : 0
+	print "# write: " o ", was dormant: " (st == 0) "; mean " sprintf("%.3f", mean / 1e6) "ms over " m " samples (4 sigma " sprintf("%.3f", 4 * se / 1e6) "ms)"
+	verdict(o == "ok" && st == 0 && m > 0 && sq(mean - 8e6) <= sq(4 * se))
+}' -v o="$o" -v st="$st"
+/progs/wr $P/mean_ns 4000000 >/dev/null
+
+sleep 1
+dormant1 && rmmod randstat && insmod /randstat.ko && sleep 1 && dormant1
+result $? "rmmod while cpu1 is dormant, insmod, dormant again"
+
+dmesg_clean "dmesg: no WARNING, BUG, Oops or lockdep report"
+ktap_end

@@ -198,7 +198,7 @@ struct randstat_counters {
 };
 
 /*
- * A dormant CPU resumes sampling when, since it last looked, it spent
+ * A dormant CPU resumes sampling when, since it went dormant, it spent
  * more than 1/2^RANDSTAT_BUSY_SHIFT of the time awake without leaving
  * the idle task: interrupt work that NO_HZ does not count as idle
  * (randstat_dormant_busy()).
@@ -207,6 +207,7 @@ struct randstat_counters {
 
 u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 		    u64 nsamples, u64 interval_ns, u64 steal_ns);
+void randstat_charge_span(struct randstat_counters *c, u64 span_ns);
 u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
 			    u64 iowait_ns, u64 steal_ns);
 void randstat_charge_exact(struct randstat_counters *c,

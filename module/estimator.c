@@ -62,6 +62,21 @@ u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 }
 
 /**
+ * randstat_charge_span() - sampled time that no sample has closed yet
+ * @c: this CPU's counters
+ * @span_ns: the time
+ *
+ * When a CPU stops sampling at an idle entry, the time since its last
+ * sample is sampled time: the next sample, whenever it is counted, covers
+ * it.
+ */
+void randstat_charge_span(struct randstat_counters *c, u64 span_ns)
+{
+	c->elapsed_ns += span_ns;
+	c->sampled_ns += span_ns;
+}
+
+/**
  * randstat_charge_dormant() - charge a span the sampler slept through
  * @c: this CPU's counters
  * @span_ns: the span: from the last sample, which found the CPU idle, to
@@ -113,8 +128,8 @@ void randstat_charge_exact(struct randstat_counters *c,
 
 /**
  * randstat_dormant_busy() - should a dormant CPU resume sampling?
- * @span_ns: the time since the CPU last looked (the sample that found it
- *	idle, or its last wakeup from idle)
+ * @span_ns: the time since the CPU first looked, at the end of the wakeup
+ *	in which it went dormant
  * @asleep_ns: the part of it the kernel counts as idle or iowait sleep
  *
  * A dormant CPU that leaves its idle state only to serve interrupts stays

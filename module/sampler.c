@@ -76,9 +76,19 @@
  * @last_iowait_us: get_cpu_iowait_time_us() at the last idle sample
  * @last_iowait: the last idle sample was iowait
  * @nohz_idle: the kernel keeps exact idle sleep times here (NO_HZ)
- * @dormant_since: dormant: the last sample, from which the span is charged
+ * @last_sample: scheduled time of the last expiry counted (the law's
+ *	floor runs from it)
+ * @dormant_since: dormant: the sample that found the CPU idle, or the
+ *	idle entry where it stopped; the exact span runs from it
  * @dormant_iowait_us: dormant: get_cpu_iowait_time_us() when it began
- * @look_ns: dormant: when the busy check last looked (ktime)
+ * @pending_sampled_ns: dormant, stopped at an idle entry: the sampled time
+ *	from the last sample (or resume) to the stop, not yet charged
+ * @stop_after: the budget of stops at idle entries, as a time in jiffies
+ *	(a generic cell rate algorithm): each stop moves it to @stop_cost
+ *	past the later of itself and now, and a stop is allowed while it is
+ *	at most RANDSTAT_STOP_BURST stops ahead of now
+ * @stop_cost: the mean interval in jiffies, at least 1
+ * @look_ns: dormant: when the busy check first looked (ktime), 0 before
  * @look_asleep_us: dormant: the idle and iowait sleep time then
  * @exact_base: exact: the kernel's figures already charged
  */
@@ -97,14 +107,24 @@ struct randstat_cpu {
 	u64 last_iowait_us;
 	bool last_iowait;
 	bool nohz_idle;
+	ktime_t last_sample;
 	ktime_t dormant_since;
 	u64 dormant_iowait_us;
+	u64 pending_sampled_ns;
+	unsigned long stop_after;
+	unsigned long stop_cost;
 	u64 look_ns;
 	u64 look_asleep_us;
 	u64 exact_base[RS_NR_CLASSES];
 };
 
 static DEFINE_PER_CPU(struct randstat_cpu, randstat_cpus);
+
+/*
+ * Stops at idle entries, a CPU may take this many in a row before it is
+ * held to one per mean interval: an idle CPU's wakeups come in clusters.
+ */
+#define RANDSTAT_STOP_BURST	8
 static enum cpuhp_state randstat_hp_state;
 
 /*
@@ -206,13 +226,23 @@ static bool randstat_may_doze(struct randstat_cpu *rc,
 	return law == RS_LAW_EXPONENTIAL && rc->nohz_idle && !need_resched();
 }
 
+/* At an idle entry: may the sampler stop?  As randstat_may_doze(). */
+static bool randstat_may_doze_now(struct randstat_cpu *rc)
+{
+	enum randstat_law law;
+
+	randstat_get_law(&law);
+	return law == RS_LAW_EXPONENTIAL && rc->nohz_idle && !need_resched();
+}
+
 /* The sampler stops: the CPU is idle.  In the timer, within @rc->seq. */
 static void randstat_doze(struct randstat_cpu *rc, ktime_t last)
 {
 	rc->dormant_since = last;
 	rc->dormant_iowait_us = rc->last_iowait_us;
-	rc->look_ns = ktime_get_ns();
-	rc->look_asleep_us = rc->last_idle_us + rc->last_iowait_us;
+	rc->pending_sampled_ns = 0;
+	/* The busy check starts at the end of this wakeup (idle probe). */
+	rc->look_ns = 0;
 	rc->c.dormancies++;
 	WRITE_ONCE(rc->state, RS_STATE_DORMANT);
 	/* Deferrable: it runs at a tick this CPU takes anyway. */
@@ -254,10 +284,17 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	write_seqcount_end(&rc->seq);
 
 	rc->prev_expires = last;
+	rc->last_sample = last;
 	if (doze)
 		return HRTIMER_NORESTART;
 	hrtimer_set_expires(timer, next);
 	return HRTIMER_RESTART;
+}
+
+/* @a - @b in ns, 0 if @b is later. */
+static u64 randstat_ns_since(ktime_t a, ktime_t b)
+{
+	return max_t(s64, ktime_to_ns(ktime_sub(a, b)), 0);
 }
 
 /*
@@ -269,23 +306,24 @@ static u64 randstat_dormant_charge(const struct randstat_cpu *rc,
 				   struct randstat_counters *c, ktime_t now,
 				   u64 iowait_us, u64 steal)
 {
-	u64 span = max_t(s64, ktime_to_ns(ktime_sub(now, rc->dormant_since)), 0);
 	u64 iowait = (iowait_us - min(iowait_us, rc->dormant_iowait_us)) *
 		     NSEC_PER_USEC;
 
-	return randstat_charge_dormant(c, span, iowait, steal - rc->last_steal);
+	randstat_charge_span(c, rc->pending_sampled_ns);
+	return randstat_charge_dormant(c, randstat_ns_since(now, rc->dormant_since),
+				       iowait, steal - rc->last_steal);
 }
 
 /*
  * Resume sampling on this CPU, dormant until now.  Interrupts are off.
  * The span is charged exactly, and the next sample is the law's
- * continuation from the last one.
+ * continuation from the last one (randstat_draw_resume()).
  */
 static void randstat_wake(struct randstat_cpu *rc)
 {
 	int cpu = smp_processor_id();
 	struct randstat_window w = randstat_get_window(RS_LAW_EXPONENTIAL);
-	u64 steal, iowait_us, since;
+	u64 steal, iowait_us;
 	ktime_t now;
 
 	write_seqcount_begin(&rc->seq);
@@ -295,16 +333,51 @@ static void randstat_wake(struct randstat_cpu *rc)
 	steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
 	rc->last_steal += randstat_dormant_charge(rc, &rc->c, now, iowait_us,
 						  steal);
+	rc->pending_sampled_ns = 0;
 	WRITE_ONCE(rc->state, RS_STATE_ACTIVE);
 	write_seqcount_end(&rc->seq);
 
-	since = ktime_to_ns(ktime_sub(now, rc->dormant_since));
 	rc->prev_expires = now;
 	rc->last_idle_us = get_cpu_idle_time_us(cpu, NULL);
 	rc->last_iowait_us = iowait_us;
 	hrtimer_start(&rc->timer,
-		      ktime_add_ns(now, randstat_draw_resume(&rc->rng, w, since)),
+		      ktime_add_ns(now, randstat_draw_resume(&rc->rng, w,
+				   randstat_ns_since(now, rc->last_sample))),
 		      HRTIMER_MODE_ABS_PINNED_HARD);
+}
+
+/*
+ * The CPU enters an idle state while sampling: stop the timer rather than
+ * let its next sample wake the CPU only to find it idle (as it would after
+ * a short task woken on an idle CPU).  The span from here is charged
+ * exactly, as from an idle sample, and sampling resumes with the law's
+ * continuation from the last sample, which does not depend on where this
+ * stop fell (a stop that kept the sample it put off would bias the
+ * estimate: KUnit's short_bursts_test).  At most once per mean interval
+ * on average (a burst of RANDSTAT_STOP_BURST allowed), so that a CPU
+ * entering idle tens of thousands of times a second does not cancel and
+ * re-arm its timer each time.  Interrupts are off.
+ */
+static void randstat_idle_enter(struct randstat_cpu *rc)
+{
+	int cpu = smp_processor_id();
+	u64 iowait_us;
+
+	/* One stop's worth of the budget (see randstat_idle_probe()). */
+	rc->stop_after = max(rc->stop_after, jiffies) + rc->stop_cost;
+	if (hrtimer_try_to_cancel(&rc->timer) != 1)
+		return;
+	iowait_us = get_cpu_iowait_time_us(cpu, NULL);
+	write_seqcount_begin(&rc->seq);
+	rc->dormant_since = ktime_get();
+	rc->pending_sampled_ns = randstat_ns_since(rc->dormant_since,
+						   rc->prev_expires);
+	rc->dormant_iowait_us = iowait_us;
+	rc->look_ns = 0;
+	rc->c.dormancies++;
+	WRITE_ONCE(rc->state, RS_STATE_DORMANT);
+	write_seqcount_end(&rc->seq);
+	mod_timer(&rc->guard, jiffies + 1);
 }
 
 /* Whoever noticed: resume if this CPU is still dormant. */
@@ -332,8 +405,9 @@ static void randstat_enqueue_probe(void *data, struct rq *rq, int change)
 }
 
 /*
- * power:cpu_idle, on every idle entry and exit of every CPU: one per-CPU
- * load unless this CPU is dormant and leaving an idle state.
+ * power:cpu_idle, on every idle entry and exit of every CPU: two or three
+ * loads, unless this CPU is dormant and leaving an idle state, or
+ * sampling and entering one with no stop in the last mean interval.
  */
 static void randstat_idle_probe(void *data, unsigned int state,
 				unsigned int cpu_id)
@@ -343,8 +417,19 @@ static void randstat_idle_probe(void *data, unsigned int state,
 	u64 now, asleep;
 	int cpu;
 
-	if (state != PWR_EVENT_EXIT ||
-	    READ_ONCE(rc->state) != RS_STATE_DORMANT)
+	if (state != PWR_EVENT_EXIT) {
+		if (READ_ONCE(rc->state) != RS_STATE_ACTIVE ||
+		    time_before(jiffies + RANDSTAT_STOP_BURST * rc->stop_cost,
+				READ_ONCE(rc->stop_after)) ||
+		    !randstat_may_doze_now(rc))
+			return;
+		local_irq_save(flags);
+		if (rc->state == RS_STATE_ACTIVE)
+			randstat_idle_enter(rc);
+		local_irq_restore(flags);
+		return;
+	}
+	if (READ_ONCE(rc->state) != RS_STATE_DORMANT)
 		return;
 	local_irq_save(flags);
 	if (rc->state != RS_STATE_DORMANT)
@@ -353,18 +438,23 @@ static void randstat_idle_probe(void *data, unsigned int state,
 		randstat_wake(rc);
 		goto out;
 	}
-	/* Woken by interrupts only: has serving them kept it busy? */
+	/*
+	 * Woken by interrupts only: has serving them kept it busy, over the
+	 * span since its first look (at the end of the wakeup in which it
+	 * stopped)?  Over the whole span, so that a burst of short wakeups
+	 * (IPIs) after a long sleep is not taken for work.
+	 */
 	cpu = smp_processor_id();
 	now = ktime_get_ns();
 	asleep = get_cpu_idle_time_us(cpu, NULL) +
 		 get_cpu_iowait_time_us(cpu, NULL);
-	if (randstat_dormant_busy(now - rc->look_ns,
-				  (asleep - rc->look_asleep_us) * NSEC_PER_USEC)) {
+	if (!rc->look_ns) {
+		rc->look_ns = now;
+		rc->look_asleep_us = asleep;
+	} else if (randstat_dormant_busy(now - rc->look_ns,
+					 (asleep - rc->look_asleep_us) * NSEC_PER_USEC)) {
 		randstat_wake(rc);
-		goto out;
 	}
-	rc->look_ns = now;
-	rc->look_asleep_us = asleep;
 out:
 	local_irq_restore(flags);
 }
@@ -456,6 +546,9 @@ static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
 	rc->last_iowait = false;
 	rc->nohz_idle = false;
 	rc->prev_expires = now;
+	rc->last_sample = now;
+	rc->stop_after = jiffies;
+	rc->stop_cost = max(nsecs_to_jiffies(randstat_get_window(RS_LAW_EXPONENTIAL).hi), 1UL);
 	hrtimer_start(&rc->timer, ktime_add_ns(now, randstat_next_interval(rc)),
 		      HRTIMER_MODE_ABS_PINNED_HARD);
 }
@@ -485,6 +578,7 @@ static void randstat_stop(struct randstat_cpu *rc, unsigned int cpu)
 		break;
 	}
 	WRITE_ONCE(rc->state, RS_STATE_OFF);
+	rc->pending_sampled_ns = 0;
 	write_seqcount_end(&rc->seq);
 }
 
@@ -655,6 +749,7 @@ static void randstat_reset_cpu(struct randstat_cpu *rc, unsigned int cpu)
 	if (rc->state == RS_STATE_DORMANT) {
 		rc->dormant_since = ktime_get();
 		rc->dormant_iowait_us = get_cpu_iowait_time_us(cpu, NULL);
+		rc->pending_sampled_ns = 0;
 		rc->last_steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
 	} else if (rc->state == RS_STATE_EXACT) {
 		randstat_fetch_exact(cpu, rc->exact_base);

@@ -109,7 +109,7 @@ mkdir -p "$root/progs" "$root/tests"
 cp "$here/guest/init" "$root/init"
 chmod 755 "$root/init"
 cp "$here"/guest/*.sh "$here"/guest/*.awk "$root/tests/"
-for p in spin sysloop diowrite udpflood readers wr snap runas attack fsread; do
+for p in $(make -s -C "$repo/tests/progs" list); do
 	[ -x "$repo/tests/progs/$p" ] || die "tests/progs/$p not built: make -C tests/progs"
 	cp "$repo/tests/progs/$p" "$root/progs/"
 done

@@ -40,7 +40,7 @@ def keyed(w, d=None, start=2):
 
 
 def parse(path):
-    recs = {"B": [], "F": {}, "H": [], "O": [], "V": [], "I": [], "E": []}
+    recs = {"B": [], "F": {}, "H": [], "O": [], "P": [], "V": [], "I": [], "E": []}
     if not os.path.exists(path):
         return recs
     for line in open(path, errors="replace"):
@@ -58,6 +58,8 @@ def parse(path):
             d = keyed(w, {"config": w[1], "round": int(w[2])}, 3)
             if "rate" in d:
                 recs["O"].append(d)
+        elif t == "P" and len(w) >= 4:
+            recs["P"].append(keyed(w, {"config": w[1], "round": int(w[2]), "wl": w[3]}, 4))
         elif t in ("I", "E"):
             recs[t].append(" ".join(w[1:]))
     return recs
@@ -341,7 +343,11 @@ def main():
                 n = p["n"] - p0["n"]
                 if n <= 0:
                     continue
-                est = (p["n_user"] - p0["n_user"]) / n
+                # (format 3) the samples' share of the sampled time, plus
+                # exact user time, over the elapsed time
+                el = p["elapsed"] - p0["elapsed"]
+                est = ((p["n_user"] - p0["n_user"]) / n * (p.get("sampled", 0) - p0.get("sampled", 0))
+                       + p.get("x_user", 0) - p0.get("x_user", 0)) / el if el > 0 else float("nan")
                 conv.append((s, int(p["k"]), n, est, ref))
     with open(f"{out}/convergence.csv", "w") as f:
         f.write("seed,k,n,est,ref,err,sigma_theory\n")
@@ -367,6 +373,44 @@ def main():
                f"{100 * inside / len(conv):.0f}% inside the 95% interval; rms error at n~"
                f"{conv_rows[0][0]:.0f}: {100 * conv_rows[0][1]:.2f} (theory {100 * conv_rows[0][2]:.2f}), "
                f"at n~{conv_rows[-1][0]:.0f}: {100 * conv_rows[-1][1]:.2f} (theory {100 * conv_rows[-1][2]:.2f})")
+
+    # --- footprint ----------------------------------------------------------------
+    foot = {}   # (guest, workload, config) -> {"cpu0": [..], "cpu1": [..], "trips": [..]}
+    for g, rec in (("normal", normal), ("nohz", nohz)):
+        for p in rec["P"]:
+            e = foot.setdefault((g, p["wl"], p["config"]), {"cpu0": [], "cpu1": [], "trips": []})
+            for key in ("cpu0", "cpu1", "trips"):
+                if key in p:
+                    e[key].append(p[key])
+
+    def mean_se(v):
+        if not v:
+            return float("nan"), float("nan")
+        return statistics.fmean(v), (statistics.stdev(v) / math.sqrt(len(v)) if len(v) > 1 else float("nan"))
+
+    pp = {}
+    for g in ("normal", "nohz"):
+        base = foot.get((g, "pingpong", "none"), {}).get("trips", [])
+        for c in ("sampled", "exact"):
+            v = foot.get((g, "pingpong", c), {}).get("trips", [])
+            if base and v and len(base) == len(v):
+                rel = [b / a for a, b in zip(base, v)]
+                pp[(g, c)] = mean_se(rel) + (statistics.fmean(base), statistics.fmean(v))
+    for (g, c), (m, se, a, b) in pp.items():
+        k.diag(f"footprint: {g} guest, pipe ping-pong cpu0/cpu1: {a:.0f} round trips/s without "
+               f"randstat, {b:.0f} with ({c}); ratio {m:.3f} +- {se:.3f} (rounds alternating)")
+    for fn in ("randstat_idle_probe@pingpong", "randstat_enqueue_probe@pingpong",
+               "randstat_timer_fn@pingpong"):
+        v = F.get(fn, [])
+        if v:
+            cost[fn] = {"n": len(v), "median": statistics.median(v), "p99": quantile(v, 0.99),
+                        "mean": statistics.fmean(v), "max": max(v)}
+    with open(f"{out}/footprint.csv", "w") as f:
+        f.write("guest,workload,config,cpu0_per_s,cpu1_per_s,trips_per_s\n")
+        for (g, wl, c), e in sorted(foot.items()):
+            f.write(f"{g},{wl},{c},{statistics.fmean(e['cpu0']) if e['cpu0'] else ''},"
+                    f"{statistics.fmean(e['cpu1']) if e['cpu1'] else ''},"
+                    f"{statistics.fmean(e['trips']) if e['trips'] else ''}\n")
 
     # --- results.md ---------------------------------------------------------------
     md = [f"# randstat benchmark ({mode})", "",
@@ -401,7 +445,10 @@ def main():
                  "randstat_timer_fn@before": "randstat_timer_fn before: LFSR113, uniform (ftrace)",
                  "randstat_draw_interval": "randstat_draw_interval: ChaCha20, exponential (ftrace)",
                  "randstat_draw_interval@before": "randstat_draw_interval before: LFSR113, uniform (ftrace)",
-                 "self": "randstat_timer_fn (own cost_hist; bucket lower bounds)"}
+                 "self": "randstat_timer_fn (own cost_hist; bucket lower bounds)",
+                 "randstat_idle_probe@pingpong": "power:cpu_idle probe, under the ping-pong (ftrace)",
+                 "randstat_enqueue_probe@pingpong": "sched_update_nr_running_tp probe, under the ping-pong (ftrace)",
+                 "randstat_timer_fn@pingpong": "randstat_timer_fn, under the ping-pong (ftrace)"}
         for fn, c in cost.items():
             md.append(f"| {names[fn]} | {c['n']} | {c['median'] / 1e3:.2f} | {c['p99'] / 1e3:.2f} | "
                       f"{c['mean'] / 1e3:.2f} | {c['max'] / 1e3:.2f} |")
@@ -420,6 +467,28 @@ def main():
                 o = over[c]
                 md.append(f"| {lab} | {o['rate']:.0f} | {100 * o['mean']:.2f} ± {100 * o['se']:.2f} | "
                           f"{100 * o['self']:.3f} |")
+    if foot:
+        md += ["", "## Footprint", "",
+               "Local timer interrupts per second (/proc/interrupts LOC; the tick's own are the "
+               "*none* column), mean of 3 rounds of 5 s with the configurations alternating. "
+               "*sampled*: every CPU sampled (exact_cpus=); *exact*: the default in the "
+               "nohz_full guest, cpu1 served from vtime.", "",
+               "| guest | workload | CPU | none (tick) | sampled | exact |", "|---|---|---|---|---|---|"]
+        for g in ("normal", "nohz"):
+            for wl in ("idle", "spin", "pingpong"):
+                for cpu in ("cpu0", "cpu1"):
+                    row = []
+                    for c in ("none", "sampled", "exact"):
+                        v = foot.get((g, wl, c), {}).get(cpu, [])
+                        row.append(f"{statistics.fmean(v):.1f}" if v else "")
+                    if any(row):
+                        md.append(f"| {g} | {wl} | {cpu} | " + " | ".join(row) + " |")
+        if pp:
+            md += ["", "Pipe ping-pong between cpu0 and cpu1 (each round trip an idle entry and "
+                   "exit on both CPUs), round trips per second:", "",
+                   "| guest | randstat | without | with | ratio (± s.e.) |", "|---|---|---|---|---|"]
+            for (g, c), (m, se, a, b) in sorted(pp.items()):
+                md.append(f"| {g} | {c} | {a:.0f} | {b:.0f} | {m:.3f} ± {se:.3f} |")
     if conv_rows:
         md += ["", "## Convergence", "",
                "iso 2 ms / 8 ms on nohz_full cpu1, cumulative estimate at each checkpoint against "

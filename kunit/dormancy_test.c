@@ -168,7 +168,8 @@ static void dsim_run(struct randstat_rng *r, struct randstat_window w,
 			s->n++;
 			s->n_busy++;
 			s->sampled += next - prev;
-			prev = last = next;
+			prev = next;
+			last = next;
 		}
 		if (lazy && p + burst >= stop_after) {
 			/* stops at the idle entry */
@@ -181,7 +182,9 @@ static void dsim_run(struct randstat_rng *r, struct randstat_window w,
 			/* a sample finds it idle */
 			s->n++;
 			s->sampled += next - prev;
-			prev = last = since = next;
+			prev = next;
+			last = next;
+			since = next;
 			dormant = true;
 		}
 	}

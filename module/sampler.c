@@ -323,7 +323,7 @@ static void randstat_wake(struct randstat_cpu *rc)
 {
 	int cpu = smp_processor_id();
 	struct randstat_window w = randstat_get_window(RS_LAW_EXPONENTIAL);
-	u64 steal, iowait_us;
+	u64 steal, iowait_us, delay;
 	ktime_t now;
 
 	write_seqcount_begin(&rc->seq);
@@ -340,9 +340,9 @@ static void randstat_wake(struct randstat_cpu *rc)
 	rc->prev_expires = now;
 	rc->last_idle_us = get_cpu_idle_time_us(cpu, NULL);
 	rc->last_iowait_us = iowait_us;
-	hrtimer_start(&rc->timer,
-		      ktime_add_ns(now, randstat_draw_resume(&rc->rng, w,
-				   randstat_ns_since(now, rc->last_sample))),
+	delay = randstat_draw_resume(&rc->rng, w,
+				     randstat_ns_since(now, rc->last_sample));
+	hrtimer_start(&rc->timer, ktime_add_ns(now, delay),
 		      HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
@@ -560,7 +560,7 @@ static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
  */
 static void randstat_stop(struct randstat_cpu *rc, unsigned int cpu)
 {
-	u64 now[RS_NR_CLASSES];
+	u64 now[RS_NR_CLASSES], steal;
 
 	write_seqcount_begin(&rc->seq);
 	switch (rc->state) {
@@ -568,9 +568,10 @@ static void randstat_stop(struct randstat_cpu *rc, unsigned int cpu)
 		hrtimer_try_to_cancel(&rc->timer);
 		break;
 	case RS_STATE_DORMANT:
+		steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
 		rc->last_steal += randstat_dormant_charge(rc, &rc->c, ktime_get(),
 							  get_cpu_iowait_time_us(cpu, NULL),
-							  kcpustat_this_cpu->cpustat[CPUTIME_STEAL]);
+							  steal);
 		break;
 	case RS_STATE_EXACT:
 		randstat_fetch_exact(cpu, now);

@@ -9,6 +9,8 @@
 #   H LABEL k v ...       randstat's cost_hist delta on cpu1 (h0..h31) and
 #                         hist_bounds_ns (b0..b31)
 #   O CONFIG ROUND k v .. one throughput run (overhead)
+#   P CONFIG ROUND WL ..  interrupts/s per CPU and ping-pong throughput
+#                         (footprint)
 #   V SEED k v ...        one convergence checkpoint
 #
 # Env (kernel command line): bench_mode (short | full), randstat_secs,
@@ -70,7 +72,7 @@ fi
 
 # --- cost: ftrace's per-call durations of the tick and of the sampler ----
 # trace_fns SUFFIX FUNC...: FUNC's durations on cpu1 while a CPU-bound loop
-# runs there, one "F FUNC@SUFFIX ns ..." record per 200 calls (no @ for an
+# (or TRACE_WL, a command) runs there, one "F FUNC@SUFFIX ns ..." record per 200 calls (no @ for an
 # empty SUFFIX).  set_ftrace_filter: only these are hooked, so the tracing
 # overhead is the same small one on each, and nothing else slows down.
 T=/sys/kernel/tracing
@@ -86,7 +88,7 @@ trace_fns() {
 	echo 4096 >"$T/buffer_size_kb"
 	echo >"$T/trace"
 	echo 1 >"$T/tracing_on"
-	taskset -c 1 /progs/loop "$S" >/tmp/wl.out
+	if [ -n "${TRACE_WL:-}" ]; then $TRACE_WL >/tmp/wl.out; else taskset -c 1 /progs/loop "$S" >/tmp/wl.out; fi
 	echo 0 >"$T/tracing_on"
 	# "1)   5.123 us    |  tick_sched_timer();": the number before us
 	for _f in "$@"; do
@@ -160,6 +162,47 @@ if [ "$MODE" = full ] && [ "$NOHZ" -eq 0 ]; then
 	insmod /randstat.ko exact_cpus=
 fi
 
+# --- footprint: local timer interrupts, without and with randstat ---------
+# P CONFIG ROUND WORKLOAD cpu0 RATE cpu1 RATE [trips TRIPS_PER_S]: each
+# CPU's local timer interrupts per second (/proc/interrupts LOC) over
+# the workload, and the ping-pong's round trips per second.  Configs:
+# none (the tick alone), sampled (every CPU sampled); in the nohz_full
+# guest also exact (the default: cpu1 served from vtime).  Rounds
+# alternate the configs, so a drift of the guest's own rate falls on all.
+if [ "$MODE" = full ]; then
+	configs="none sampled"
+	[ "$NOHZ" -eq 1 ] && configs="none exact sampled"
+	for r in 1 2 3; do
+		for c in $configs; do
+			rmmod randstat 2>/dev/null
+			case $c in
+			sampled) insmod /randstat.ko exact_cpus= ;;
+			exact) insmod /randstat.ko ;;
+			esac
+			sleep 1
+			for w in idle spin pingpong; do
+				case $w in
+				idle) loc_rate fp sleep 5 ;;
+				spin) loc_rate fp taskset -c 1 /progs/spin 5 ;;
+				pingpong) loc_rate fp /progs/pingpong 5 0 1 ;;
+				esac
+				echo "P $c $r $w $(tr '\n' ' ' </tmp/loc.fp)$(awk '$1 == "pingpong" { print "trips " $7 }' /tmp/wl.out)"
+			done
+		done
+	done
+	rmmod randstat 2>/dev/null
+	insmod /randstat.ko exact_cpus=
+	sleep 0.5
+	# The probes' cost per call, under the ping-pong (tens of thousands of
+	# idle entries and exits and enqueues a second on each CPU): ftrace's
+	# durations, which include function_graph's own overhead, so an upper
+	# bound.
+	if [ "$NOHZ" -eq 0 ]; then
+		TRACE_WL="/progs/pingpong $S 0 1" trace_fns pingpong \
+			randstat_idle_probe randstat_enqueue_probe randstat_timer_fn
+	fi
+fi
+
 # --- convergence: one steady workload, several seeds (each insmod reseeds) -
 if [ "$MODE" = full ] && [ "$NOHZ" -eq 1 ]; then
 	CT=10
@@ -174,8 +217,10 @@ if [ "$MODE" = full ] && [ "$NOHZ" -eq 1 ]; then
 				$1 == "mono_ns" { t = $2 }
 				$1 == "rs" && $2 == "ns" && $3 == "cpu1" { nsu = $4; el = 0; for (i = 4; i <= 11; i++) el += $i }
 				$1 == "rs" && $2 == "samples" && $3 == "cpu1" { nu = $4; n = 0; for (i = 4; i <= 11; i++) n += $i }
+				$1 == "rs" && $2 == "exact" && $3 == "cpu1" { xu = $4 }
+				$1 == "rs" && $2 == "sampler" && $3 == "cpu1" { for (i = 4; i < NF; i++) if ($i == "sampled_ns") sm = $(i + 1) }
 				$1 == "stat" && $2 == "cpu1" { su = $3 }
-				END { print "V " s " k " k " t " t " ns_user " nsu " elapsed " el " n_user " nu " n " n " stat_user " su }'
+				END { print "V " s " k " k " t " t " ns_user " nsu " elapsed " el " sampled " sm " x_user " xu " n_user " nu " n " n " stat_user " su }'
 			k=$((k + 1))
 			sleep 0.5
 		done

@@ -31,13 +31,15 @@
  * Prints one line:
  *   attack MODE hog_cpu_ns C hog_utime_ns U hog_stime_ns K wall_ns W
  *          bursts B polls P samples_seen S late_bursts L detect_us D
+ *          resumes R
  * hog_cpu_ns is the hog's own CPU time (CLOCK_PROCESS_CPUTIME_ID, exact,
  * user and kernel, interrupts it took included); hog_utime_ns and
  * hog_stime_ns its getrusage() split, which the kernel samples at its tick
  * except on a nohz_full CPU, where vtime measures it at every kernel entry
  * and exit; late_bursts counts triggers whose deadline had passed
  * before the watcher saw them (no burst); detect_us is the mean time from
- * a sample (as estimated) to the watcher's seeing it.
+ * a sample (as estimated) to the watcher's seeing it; resumes counts the
+ * bursts started because cpu1 was dormant.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -101,9 +103,12 @@ static void hog(struct shared *sh, int rfd)
 	exit(0);
 }
 
-/* From a /proc/randstat read: cpu1's elapsed_ns and samples, mean_ns. */
+/*
+ * From a /proc/randstat read: cpu1's elapsed_ns and samples, whether it
+ * is dormant, mean_ns.
+ */
 static int parse(const char *buf, unsigned long long *el,
-		 unsigned long long *n, double *mean)
+		 unsigned long long *n, int *dormant, double *mean)
 {
 	const char *p = strstr(buf, "sampler cpu1 ");
 	char law[16];
@@ -113,8 +118,9 @@ static int parse(const char *buf, unsigned long long *el,
 		   law, &fl, &mn, &tmin, &tmax) != 5 || !p)
 		return -1;
 	*mean = strcmp(law, "uniform") ? mn : (tmin + tmax) / 2.0;
+	*dormant = strncmp(p, "sampler cpu1 online 1 mode sampled dormant 1 ", 45) == 0;
 	p = strstr(p, " elapsed_ns ");
-	if (!p || sscanf(p, " elapsed_ns %llu samples %llu", el, n) != 2)
+	if (!p || sscanf(p, " elapsed_ns %llu sampled_ns %*u samples %llu", el, n) != 2)
 		return -1;
 	return 0;
 }
@@ -133,7 +139,8 @@ int main(int argc, char **argv)
 	double mean = 0, next = 0;
 	static char buf[65536];
 	struct shared *sh;
-	int fd, pfd[2], sample_mode;
+	int fd, pfd[2], sample_mode, dormant = 0, was_dormant = 0;
+	unsigned long long resumes = 0;
 	long burst, poll_ns;
 	struct timespec pause;
 	ssize_t len;
@@ -175,15 +182,28 @@ int main(int argc, char **argv)
 		if (len <= 0)
 			continue;
 		buf[len] = '\0';
-		if (parse(buf, &el, &n, &mean))
+		if (parse(buf, &el, &n, &dormant, &mean))
 			continue;
-		if ((long long)(now - el) < offset)
+		/* A dormant CPU's elapsed_ns runs on with the clock. */
+		if (!dormant && (long long)(now - el) < offset)
 			offset = now - el;
 		if (!next)
 			next = now + expo(mean);
-		if (sample_mode) {
+		if (sample_mode && dormant) {
+			/*
+			 * Tickless: cpu1 takes no sample until it leaves idle,
+			 * and waking the hog makes it resume.  Run right away,
+			 * right after that resume (once per dormancy seen).
+			 */
+			if (was_dormant)
+				continue;
+			was_dormant = 1;
+			resumes++;
+			sh->deadline = now + burst;
+		} else if (sample_mode) {
 			unsigned long long at = offset + el;
 
+			was_dormant = 0;
 			if (n == last_n || !last_n) {
 				last_n = n;
 				continue;
@@ -217,9 +237,9 @@ int main(int argc, char **argv)
 	if (write(pfd[1], "x", 1) != 1)
 		kill(pid, SIGKILL);
 	waitpid(pid, NULL, 0);
-	printf("attack %s hog_cpu_ns %llu hog_utime_ns %llu hog_stime_ns %llu wall_ns %llu bursts %llu polls %llu samples_seen %llu late_bursts %llu detect_us %.1f\n",
+	printf("attack %s hog_cpu_ns %llu hog_utime_ns %llu hog_stime_ns %llu wall_ns %llu bursts %llu polls %llu samples_seen %llu late_bursts %llu detect_us %.1f resumes %llu\n",
 	       argv[1], sh->hog_cpu_ns, sh->hog_utime_ns, sh->hog_stime_ns,
 	       now - t0, bursts, polls, seen, late,
-	       seen ? detect / 1e3 / seen : 0);
+	       seen ? detect / 1e3 / seen : 0, resumes);
 	return 0;
 }

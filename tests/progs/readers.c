@@ -5,12 +5,13 @@
  *
  *  - every counter is >= its value in the reader's previous read (all of
  *    them only grow between resets; the test must not reset meanwhile):
- *    the cpu/cpuN lines, "ns", "samples", the "sampler" figures (not the
- *    online flag) and both histograms, keyed by line name, so CPUs going
- *    offline and online do not confuse it;
+ *    the cpu/cpuN lines, "ns", "samples", "exact", the "sampler" figures
+ *    (not the online and dormant flags) and both histograms, keyed by
+ *    line name, so CPUs going offline and online do not confuse it;
  *  - per CPU, the sampler's elapsed_ns is the sum of the first eight ns
- *    columns, its samples the sum of the first eight sample columns, and
- *    steal is never sampled.
+ *    columns and its sampled_ns plus the first eight exact columns, its
+ *    samples the sum of the first eight sample columns, and steal is
+ *    never sampled.
  *
  * Prints "readers reads N errors E" and exits 0 if no check failed,
  * 1 otherwise (the first few failures are printed to stderr).
@@ -61,7 +62,9 @@ static int parse_line(char *line, struct row *r)
 		unsigned long long x = strtoull(tok, &end, 10);
 
 		if (*end != '\0' || end == tok) {	/* a word */
-			if (strcmp(tok, "online") == 0)
+			/* 0/1 flags, not counters */
+			if (strcmp(tok, "online") == 0 ||
+			    strcmp(tok, "dormant") == 0)
 				skip_next = 1;
 			/* name the line by its first two words only */
 			if (words++ < 2 && strlen(r->key) + strlen(tok) + 2 <
@@ -87,8 +90,8 @@ static void check_consistency(void)
 	int i, j, k, samplers = 0;
 
 	for (i = 0; i < ncur; i++) {
-		struct row *s = &cur[i], *ns = NULL, *sm = NULL;
-		unsigned long long sum_ns = 0, sum_s = 0;
+		struct row *s = &cur[i], *ns = NULL, *sm = NULL, *x = NULL;
+		unsigned long long sum_ns = 0, sum_s = 0, sum_x = 0;
 		const char *cpu;
 
 		if (strncmp(s->key, "sampler ", 8) != 0)
@@ -102,21 +105,30 @@ static void check_consistency(void)
 			if (strncmp(cur[j].key, "samples ", 8) == 0 &&
 			    strcmp(cur[j].key + 8, cpu) == 0)
 				sm = &cur[j];
+			if (strncmp(cur[j].key, "exact ", 6) == 0 &&
+			    strcmp(cur[j].key + 6, cpu) == 0)
+				x = &cur[j];
 		}
-		if (!ns || !sm || ns->n != 10 || sm->n != 10 || s->n < 2) {
+		if (!ns || !sm || !x || ns->n != 10 || sm->n != 10 ||
+		    x->n != 10 || s->n < 3) {
 			fail("%s: malformed (%d) %llu %llu", s->key, 0, 0, 0);
 			continue;
 		}
+		/* sampler values: elapsed_ns sampled_ns samples ... */
 		for (k = 0; k < 8; k++) {
 			sum_ns += ns->v[k];
 			sum_s += sm->v[k];
+			sum_x += x->v[k];
 		}
 		if (sum_ns != s->v[0])
 			fail("%s: elapsed_ns (%d) %llu != sum of ns %llu",
 			     s->key, 0, s->v[0], sum_ns);
-		if (sum_s != s->v[1])
+		if (s->v[1] + sum_x != s->v[0])
+			fail("%s: sampled_ns + exact (%d) %llu != elapsed_ns %llu",
+			     s->key, 1, s->v[1] + sum_x, s->v[0]);
+		if (sum_s != s->v[2])
 			fail("%s: samples (%d) %llu != sum of samples %llu",
-			     s->key, 1, s->v[1], sum_s);
+			     s->key, 2, s->v[2], sum_s);
 		if (sm->v[7] != 0)
 			fail("%s: steal sampled (%d) %llu %llu", s->key, 7,
 			     sm->v[7], 0);

@@ -8,7 +8,9 @@
 # The attack (tests/progs/attack, uid 65534): a watcher on cpu0 reads
 # /proc/randstat as fast as it can; each time cpu1 takes a sample it
 # learns when (elapsed_ns) and wakes a hog on cpu1 that spins until
-# BURST after that sample.  The control has the same shape (the same
+# BURST after that sample; and each time it sees cpu1 dormant (its
+# sampler stopped while idle), it wakes the hog at once, to run right
+# after the sampler resumes.  The control has the same shape (the same
 # watcher, reads, pipe and burst) but triggers at random times of the
 # sampler's mean rate.  BURST is 1.7 ms: under law=uniform (tmin 2 ms)
 # no sample can land in it.
@@ -104,6 +106,41 @@ ratio_prog="$(cat /tests/judge.awk)"'
 	}'
 awk -v a=exp_attack -v c=exp_control -v bar=0.95 "$ratio_prog" /tmp/exp_attack /tmp/exp_control
 result $? "exponential: the attack is charged >= 95% of what the control is, per user second"
+
+# --- tickless: work right after wakeups ---------------------------------------
+# cpu1 is idle between these workloads' bursts, so its sampler stops
+# (dormant) and every burst starts at a wakeup.  Here, single-threaded
+# as the attacks: under multi-threaded TCG a timer interrupt due while a
+# just-woken vCPU runs user code can be held until it enters the kernel,
+# which would look like exactly the evasion these look for.
+VT_PROG='END {
+	c = "cpu1"; classes(c); stat_classes(c)
+	p = share(c, "user"); q = sshare(c, "user"); n = nsamp(c); w = g("wall")
+	if (busy) { p += share(c, "system"); q += sshare(c, "system") }
+	tol = 4 * sigma(q, n) + (edge_ns() + 2e7) / w; gain = floor ? g("floor") / g("mean") : 0
+	print "# " c " " (busy ? "user+system" : "user") ": randstat " pct(p) ", vtime " pct(q) \
+		", difference " pct(p - q) ", allowed " pct(-tol - gain) " .. +" pct(tol) \
+		"; dormancies +" g("sampler." c ".dormancies") " (n " n ")"
+	verdict(p >= q - tol - gain && p <= q + tol)
+}'
+
+# 200 us every 5 ms (bench/progs/iso; its clock reads and sleeps make
+# much of it system time under TCG, so judged on user + system).  A
+# sampler that restarted wrongly at wakeups (a fresh floor each time)
+# would miss each burst's first 50 us; KUnit's short_bursts_test shows
+# that bias in simulation.
+measure bursts taskset -c 1 /progs/runas -u 65534 /progs/iso 5000 200 "$((SECS * 3))"
+judge "200 us every 5 ms on cpu1 (uid 65534): randstat busy share = vtime's within 4 sigma" "$VT_PROG" -v busy=1 -v floor=0
+
+# The floor, exploited: 50 us of work, then the shortest sleep the kernel
+# gives (nanosleep of 1 ns, timer slack 1 ns), ~10 000 times a second.
+# The sampler stops and resumes hundreds of times a second, and each
+# resume continues the law from the last sample, so the work can escape
+# at most floor / mean (1.25%) of the time.  Judged on user time, which
+# is the work: not below vtime's by more than that and 4 sigma, not above
+# by more than 4 sigma.
+measure naps taskset -c 1 /progs/runas -u 65534 /progs/naps 50 "$((SECS * 3))"
+judge "50 us work / shortest sleep on cpu1 (uid 65534): user charged within floor/mean and 4 sigma of vtime" "$VT_PROG" -v busy=0 -v floor=1
 
 # --- law=uniform: reported, not asserted ---------------------------------------
 /progs/wr $P/law uniform >/dev/null

@@ -398,17 +398,20 @@ judge "after the reloads: cpu1 (spinning) samples, every CPU's time grows" 'END 
 # --- soak: a reader at full speed against a per-sample hog --------------------------
 # The attack program (tests/progs/attack, see attack.sh) as uid 65534 for
 # SOAK seconds under this guest's multi-threaded TCG: cpu0 reads
-# /proc/randstat as fast as it can, cpu1 wakes after each sample.  An
-# earlier prototype once hung a guest like this (an RCU stall, cpu1's
-# timer softirq held off for 20 s).  The guest must stay responsive (the
-# run ends on time), cpu1 must keep sampling at its rate, and dmesg (next
-# test) must stay clean.
+# /proc/randstat as fast as it can, cpu1 wakes after each sample (and,
+# tickless, whenever the file says cpu1 is dormant).  An earlier
+# prototype once hung a guest like this (an RCU stall, cpu1's timer
+# softirq held off for 20 s).  The guest must stay responsive (the run
+# ends on time), cpu1 must keep sampling at its rate on the time it is
+# sampled (sampled_ns / mean_ns, Poisson: 4 sigma is 4 sqrt of it), and
+# dmesg (next test) must stay clean.
 SOAK=${randstat_soak_secs:-40}
 measure soak /progs/runas -u 65534 /progs/attack sample "$SOAK" 1700
 st=$?
 judge "soak: ${SOAK}s of full-speed reads against a per-sample hog, sampling keeps its rate" 'END {
-	c = "cpu1"; classes(c); want = g("wall") / lmean()
-	print "# " c ": " nsamp(c) " samples in " ms(g("wall")) ", expected " int(want) " +- 4 sigma " int(4 * root(want))
+	c = "cpu1"; classes(c); want = g("sampler." c ".sampled_ns") / lmean()
+	print "# " c ": " nsamp(c) " samples in " ms(g("sampler." c ".sampled_ns")) " sampled of " ms(g("wall")) \
+		", expected " int(want) " +- 4 sigma " int(4 * root(want)) "; dormancies +" g("sampler." c ".dormancies")
 	verdict(st == 0 && g("wall") < (soak + 5) * 1e9 && sq(nsamp(c) - want) <= sq(4 * root(want)))
 }' -v st="$st" -v soak="$SOAK"
 

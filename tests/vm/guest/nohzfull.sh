@@ -84,30 +84,6 @@ judge "idle nohz_full cpu1: randstat idle share >= /proc/stat's exact idle (4 si
 	verdict(p >= q - tol)
 }'
 
-# Short bursts after idle: 200 us of work every 5 ms (bench/progs/iso),
-# cpu1 idle and dormant in between, so every burst starts at a wakeup.
-# A sampler that restarted wrongly at wakeups (a fresh floor each time)
-# would miss each burst's first 50 us, a quarter of it; KUnit's
-# short_bursts_test shows that bias in simulation.  Here, against vtime.
-measure bursts taskset -c 1 /progs/iso 5000 200 "$((SECS * 3))"
-judge "200 us every 5 ms on nohz_full cpu1: randstat user share = vtime's within 4 sigma" "$VT_PROG" -v cls=user
-
-# The floor, exploited: 50 us of work, then the shortest sleep the kernel
-# gives (nanosleep of 1 ns, timer slack 1 ns), as uid 65534.  Dormancy
-# begins only at a sample, so the work can escape at most floor / mean
-# (1.25%) of the time; judged on user + system (its sleeps are kernel
-# entries), not below vtime's by more than that and 4 sigma, not above by
-# more than 4 sigma.
-measure naps taskset -c 1 /progs/runas -u 65534 /progs/naps 50 "$((SECS * 3))"
-judge "50 us work / shortest sleep on cpu1 (uid 65534): charged within floor/mean and 4 sigma of vtime" 'END {
-	c = "cpu1"; classes(c); stat_classes(c)
-	p = share(c, "user") + share(c, "system"); q = sshare(c, "user") + sshare(c, "system")
-	n = nsamp(c); tol = 4 * sigma(q, n) + (edge_ns() + 2e7) / g("wall"); gain = g("floor") / g("mean")
-	print "# " c " user+system: randstat " pct(p) ", vtime " pct(q) ", difference " pct(p - q) \
-		", allowed " pct(-tol - gain) " .. +" pct(tol) "; dormancies +" g("sampler." c ".dormancies") " (n " n ")"
-	verdict(p >= q - tol - gain && p <= q + tol)
-}'
-
 # --- exact mode: the kernel's own figures, no interrupt of randstat's -----------------
 # Refused values change nothing: cpu0 is not nohz_full, a CPU that does
 # not exist, words.
@@ -126,7 +102,8 @@ result $? "exact_cpus=1: cpu1 in mode exact, cpu0 still sampled ($o)"
 # A nohz_full CPU running one task takes (nearly) no interrupt; randstat
 # must add none: within 2/s of the rate without the module.
 loc_rate spin_exact taskset -c 1 /progs/spin 5
-/progs/wr $P/exact_cpus "" >/dev/null
+/progs/wr $P/exact_cpus "
+" >/dev/null
 loc_rate spin_sampled taskset -c 1 /progs/spin 5
 /progs/wr $P/exact_cpus 1 >/dev/null
 a=$(awk '$1 == "cpu1" { print $2 }' /tmp/loc.spin_none)
@@ -164,8 +141,10 @@ judge "mode exact: cpu1 offline and online, still exact, counters monotonic" 'EN
 	print "# elapsed +" ms(el(c)) " over " ms(g("wall"))
 	verdict(ok && el(c) > 0)
 }' -v st="$st"
-# Back to sampling: the counters carry over.
-o=$(/progs/wr $P/exact_cpus "")
+# Back to sampling (an empty list, written as a newline): the counters
+# carry over.
+o=$(/progs/wr $P/exact_cpus "
+")
 measure resampled taskset -c 1 /progs/spin "$SECS"
 judge "exact_cpus= again: cpu1 sampled again" 'END {
 	c = "cpu1"; classes(c)

@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 	double mean = 0, next = 0;
 	static char buf[65536];
 	struct shared *sh;
-	int fd, pfd[2], sample_mode, dormant = 0, was_dormant = 0;
+	int fd, pfd[2], sample_mode, dormant = 0;
 	unsigned long long resumes = 0;
 	long burst, poll_ns;
 	struct timespec pause;
@@ -193,17 +193,16 @@ int main(int argc, char **argv)
 			/*
 			 * Tickless: cpu1 takes no sample until it leaves idle,
 			 * and waking the hog makes it resume.  Run right away,
-			 * right after that resume (once per dormancy seen).
+			 * right after that resume, unless a burst is on.
 			 */
-			if (was_dormant)
+			last_n = n;
+			if (now < sh->deadline)
 				continue;
-			was_dormant = 1;
 			resumes++;
 			sh->deadline = now + burst;
 		} else if (sample_mode) {
 			unsigned long long at = offset + el;
 
-			was_dormant = 0;
 			if (n == last_n || !last_n) {
 				last_n = n;
 				continue;

@@ -28,14 +28,20 @@
 # vtime's.  p's relative standard error is sqrt((1 - p) / (n p)), n
 # cpu1's samples.
 #
-# The bar (default law): r_attack >= 0.95 r_control, the control being
-# the same burst at random times.  The ratio's standard error is about
-# sqrt(2 (1 - p) / (n p)) at p ~ 0.2: 1.0% at the default 240 s per run
-# (measured: 0.991 +- 0.010), so a ratio of 1 passes 0.95 by 4 sigma and
-# more.  The control is checked against vtime below (both ways, with
-# the edges and a tick); where it falls against its 95% interval of
-# vtime's user share is reported.  law=uniform is reported, not
-# asserted: it must show the documented weakness.
+# The bar (default law): the attack is charged no less than its exact
+# user time (vtime) less what the law's floor can leave unseen, floor /
+# mean of cpu1, and 4 sigma of its share plus the window's edges: the
+# direction an evader needs.  Until randstat was tickless the bar was
+# r_attack >= 0.95 r_control; the tickless attack (it also runs whenever
+# cpu1 is dormant) now uses over half of cpu1 where the control uses a
+# fifth, and under TCG what the wake-up path adds to a process's charge
+# depends on how it sleeps and wakes (the control was charged 1.100 per
+# user second, the attack 1.020, in one 60 s run), so the two no longer
+# measure the same thing; the ratio is reported.  The control is checked
+# against vtime below (both ways, with the edges and a tick); where it
+# falls against its 95% interval of vtime's user share is reported.
+# law=uniform is reported, not asserted: it must show the documented
+# weakness.
 . /tests/lib.sh
 ktap_begin
 grep -q 'nohz_full=1' /proc/cmdline
@@ -96,7 +102,17 @@ awk -v q="$q" -v p="$p" -v sig="$sig" -v edge="$edge" -v qsys="$qsys" 'BEGIN {
 }'
 result $? "exponential: the control is charged no less than its exact user time, no more than its exact busy time"
 
-# The bar: per user second, the attack is charged >= 95% of the control.
+# The bar: the attack is charged its exact user time, less at most the
+# floor's share of cpu1, 4 sigma and the edges.
+read -r _ q p r rel sig edge qsys </tmp/exp_attack
+awk -v q="$q" -v p="$p" -v sig="$sig" -v edge="$edge" 'BEGIN {
+	gain = 50000 / 4000000
+	printf "# attack: used %.2f%% of cpu1 (vtime user), charged %.2f%%: %+.2f points; the bar %.2f%% (floor/mean %.2f, 4 sigma %.2f, edges %.2f)\n",
+		100 * q, 100 * p, 100 * (p - q), 100 * (q - gain - 4 * sig - edge), 100 * gain, 400 * sig, 100 * edge
+	exit !(q > 0 && p >= q - gain - 4 * sig - edge)
+}'
+result $? "exponential: the attack is charged its exact user time, less at most floor/mean and 4 sigma"
+# Reported: per user second, the attack against the control.
 ratio_prog="$(cat /tests/judge.awk)"'
 	{ v[$1] = $4; rel[$1] = $5 }
 	END {
@@ -104,8 +120,7 @@ ratio_prog="$(cat /tests/judge.awk)"'
 		printf "# %s / %s: %.3f +- %.3f (95%% interval %.3f..%.3f)\n", a, c, R, s, R - 1.96 * s, R + 1.96 * s
 		exit !(R >= bar)
 	}'
-awk -v a=exp_attack -v c=exp_control -v bar=0.95 "$ratio_prog" /tmp/exp_attack /tmp/exp_control
-result $? "exponential: the attack is charged >= 95% of what the control is, per user second"
+awk -v a=exp_attack -v c=exp_control -v bar=0 "$ratio_prog" /tmp/exp_attack /tmp/exp_control
 
 # --- tickless: work right after wakeups ---------------------------------------
 # cpu1 is idle between these workloads' bursts, so its sampler stops

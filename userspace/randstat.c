@@ -294,8 +294,9 @@ static void text_line(const struct rs_line *l)
 	else
 		snprintf(cpu, sizeof(cpu), "%d", l->cpu);
 	if (l->has_rs) {
-		text_source_row(cpu, "randstat", l->rs, NULL, l->rs_seconds,
-				&l->n);
+		/* a CPU served from the kernel's exact accounting says so */
+		text_source_row(cpu, l->cpu != RS_ALL && l->s.exact ? "exact" :
+				"randstat", l->rs, NULL, l->rs_seconds, &l->n);
 		text_source_row("", "+-95%", l->hw, NULL, NAN, NULL);
 	}
 	if (l->has_stat)
@@ -323,8 +324,10 @@ static void text_sampler(const struct rs_report *rep)
 	const struct rs_sampler *s = &rep->lines[0].s;
 	char cost[32], late[32];
 
-	printf("sampler: %llu samples, cost mean %s (max %llu ns), late mean %s (max %llu ns), %llu overruns%s\n",
+	printf("sampler: %llu samples over %.1f%% of the time (the rest exact), %llu dormancies, cost mean %s (max %llu ns), late mean %s (max %llu ns), %llu overruns%s\n",
 	       (unsigned long long)s->samples,
+	       s->elapsed_ns ? 100.0 * s->sampled_ns / s->elapsed_ns : 0.0,
+	       (unsigned long long)s->dormancies,
 	       mean_ns(cost, sizeof(cost), s->cost_ns, s->samples),
 	       (unsigned long long)s->cost_max_ns,
 	       mean_ns(late, sizeof(late), s->late_ns, s->samples),
@@ -349,7 +352,9 @@ static void text_legend(struct context *ctx, const struct rs_report *rep)
 	else
 		puts("Shares of each source's own total: randstat counts since it was loaded or reset,\n"
 		     "/proc/stat since boot, so the two cover different times.");
-	puts("A '*' marks a /proc/stat share outside randstat's 95% interval.");
+	puts("A '*' marks a /proc/stat share outside randstat's 95% interval.  Source\n"
+	     "'exact': a CPU randstat serves from the kernel's exact (nohz_full) accounting;\n"
+	     "an idle CPU's idle time is exact too while its sampler sleeps.");
 }
 
 static void print_text(struct context *ctx, const struct rs_report *rep)
@@ -412,10 +417,14 @@ static void json_classes(const char *key, const double *v)
 	putchar('}');
 }
 
-static void json_sampler(const struct rs_sampler *s)
+static void json_sampler(const struct rs_sampler *s, bool all)
 {
-	printf(",\"sampler\":{\"samples\":%llu,\"overruns\":%llu,\"cost_mean_ns\":",
-	       (unsigned long long)s->samples,
+	if (!all)
+		printf(",\"mode\":\"%s\",\"dormant\":%s", s->exact ? "exact" : "sampled",
+		       s->dormant ? "true" : "false");
+	printf(",\"sampler\":{\"samples\":%llu,\"sampled_s\":%.6f,\"dormancies\":%llu,\"overruns\":%llu,\"cost_mean_ns\":",
+	       (unsigned long long)s->samples, s->sampled_ns / 1e9,
+	       (unsigned long long)s->dormancies,
 	       (unsigned long long)s->overruns);
 	json_number(mean(s->cost_ns, s->samples), 1);
 	printf(",\"cost_max_ns\":%llu,\"late_mean_ns\":",
@@ -459,7 +468,7 @@ static void json_line(const struct rs_line *l)
 	}
 	putchar(']');
 	if (l->has_rs)
-		json_sampler(&l->s);
+		json_sampler(&l->s, l->cpu == RS_ALL);
 	putchar('}');
 }
 
@@ -513,6 +522,10 @@ static uint64_t cost_ns(const struct rs_cpu *c) { return c->s.cost_ns; }
 static uint64_t late_ns(const struct rs_cpu *c) { return c->s.late_ns; }
 static uint64_t overruns(const struct rs_cpu *c) { return c->s.overruns; }
 static uint64_t online(const struct rs_cpu *c) { return c->s.online; }
+static uint64_t sampled_ns(const struct rs_cpu *c) { return c->s.sampled_ns; }
+static uint64_t dormancies(const struct rs_cpu *c) { return c->s.dormancies; }
+static uint64_t exact(const struct rs_cpu *c) { return c->s.exact; }
+static uint64_t dormant(const struct rs_cpu *c) { return c->s.dormant; }
 
 static const struct prom_family prom_families[] = {
 	{ "randstat_cpu_seconds_total", "counter",
@@ -539,6 +552,21 @@ static const struct prom_family prom_families[] = {
 	{ "randstat_sampler_online", "gauge",
 	  "1 if the CPU was online when /proc/randstat was read.",
 	  PROM_COUNT, 0, false, online },
+	{ "randstat_exact_seconds_total", "counter",
+	  "Seconds randstat charged exactly, from the kernel's own accounting, not from samples (included in randstat_cpu_seconds_total).",
+	  PROM_NS, offsetof(struct rs_cpu, exact), false, NULL },
+	{ "randstat_sampled_seconds_total", "counter",
+	  "Seconds randstat's samples cover and share among the modes.",
+	  PROM_NS, 0, false, sampled_ns },
+	{ "randstat_sampler_dormancies_total", "counter",
+	  "Times the sampler stopped on an idle CPU (tickless).",
+	  PROM_COUNT, 0, false, dormancies },
+	{ "randstat_sampler_exact", "gauge",
+	  "1 if the CPU is served from the kernel's exact (nohz_full) accounting, not sampled.",
+	  PROM_COUNT, 0, false, exact },
+	{ "randstat_sampler_dormant", "gauge",
+	  "1 if the CPU's sampler was asleep (the CPU idle) when /proc/randstat was read.",
+	  PROM_COUNT, 0, false, dormant },
 };
 
 static void prom_value(enum prom_unit unit, uint64_t v)
@@ -574,7 +602,7 @@ static void prom_cpu(const struct prom_family *f, unsigned int cpu,
 /* CPUs online, or that have been: a possible CPU never up is left out. */
 static bool prom_shown(const struct rs_cpu *c)
 {
-	return c->counted && (c->listed || c->s.online || c->s.samples);
+	return c->counted && (c->listed || c->s.online || c->s.elapsed_ns);
 }
 
 static void print_prometheus(const struct rs_snap *rs)

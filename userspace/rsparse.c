@@ -221,6 +221,7 @@ static enum rs_status lex_exact(struct rs_lex *lx, const char *what,
 struct rs_kv {
 	const char *key;
 	uint64_t *val;
+	const char *const *words;	/* a word value: its index in this */
 };
 
 /* "key value" pairs: each key once, in any order, no other key. */
@@ -238,10 +239,27 @@ static enum rs_status lex_kv(struct rs_lex *lx, const char *what,
 			return lex_error(lx, RS_ERR_FORMAT, "'%s': %s key '%s'",
 					 what, i == n ? "unknown" : "repeated",
 					 tok_show(&key, shown, sizeof(shown)));
-		if (!lex_tok(lx, &val) || !parse_u64(val.s, val.len, kv[i].val))
+		if (kv[i].words) {
+			uint64_t w;
+
+			if (!lex_tok(lx, &val))
+				return lex_error(lx, RS_ERR_FORMAT,
+						 "'%s': '%s' is not followed by a word",
+						 what, kv[i].key);
+			for (w = 0; kv[i].words[w] && !tok_is(&val, kv[i].words[w]); w++)
+				;
+			if (!kv[i].words[w])
+				return lex_error(lx, RS_ERR_FORMAT,
+						 "'%s': '%s' is '%s', not a known value",
+						 what, kv[i].key,
+						 tok_show(&val, shown, sizeof(shown)));
+			*kv[i].val = w;
+		} else if (!lex_tok(lx, &val) ||
+			   !parse_u64(val.s, val.len, kv[i].val)) {
 			return lex_error(lx, RS_ERR_FORMAT,
 					 "'%s': '%s' is not followed by a number",
 					 what, kv[i].key);
+		}
 		seen |= 1u << i;
 	}
 	for (i = 0; i < n; i++)
@@ -373,7 +391,7 @@ enum rs_state {
 	ST_HEADER,	/* randstat 2 law ... */
 	ST_CPU_ALL,	/* cpu */
 	ST_CPU_N,	/* cpuN ..., then hist_bounds_ns */
-	ST_BLOCK,	/* ns, samples, sampler, cost_hist, late_hist cpuN */
+	ST_BLOCK,	/* ns, samples, exact, sampler, cost_hist, late_hist cpuN */
 };
 
 struct rs_parser {
@@ -394,11 +412,11 @@ static enum rs_status parse_header(struct rs_parser *ps,
 	char shown[40];
 	unsigned int i;
 	const struct rs_kv kv[] = {
-		{ "floor_ns", &s->floor_ns },
-		{ "mean_ns", &s->mean_ns },
-		{ "tmin_ns", &s->tmin_ns },
-		{ "tmax_ns", &s->tmax_ns },
-		{ "user_hz", &s->user_hz },
+		{ "floor_ns", &s->floor_ns, NULL },
+		{ "mean_ns", &s->mean_ns, NULL },
+		{ "tmin_ns", &s->tmin_ns, NULL },
+		{ "tmax_ns", &s->tmax_ns, NULL },
+		{ "user_hz", &s->user_hz, NULL },
 	};
 	enum rs_status st;
 
@@ -456,30 +474,44 @@ static enum rs_status parse_samples(struct rs_parser *ps, struct rs_cpu *c,
 	return lex_exact(&ps->lx, what, c->samples.v, RS_NCOLS);
 }
 
+static enum rs_status parse_exact(struct rs_parser *ps, struct rs_cpu *c,
+				  const char *what)
+{
+	return lex_exact(&ps->lx, what, c->exact.v, RS_NCOLS);
+}
+
+static const char *const rs_mode_name[] = { "sampled", "exact", NULL };
+
 static enum rs_status parse_sampler(struct rs_parser *ps, struct rs_cpu *c,
 				    const char *what)
 {
 	struct rs_sampler *s = &c->s;
-	uint64_t online;
+	uint64_t online, mode, dormant;
 	const struct rs_kv kv[] = {
-		{ "online", &online },
-		{ "elapsed_ns", &s->elapsed_ns },
-		{ "samples", &s->samples },
-		{ "overruns", &s->overruns },
-		{ "cost_ns", &s->cost_ns },
-		{ "cost_max_ns", &s->cost_max_ns },
-		{ "late_ns", &s->late_ns },
-		{ "late_max_ns", &s->late_max_ns },
+		{ "online", &online, NULL },
+		{ "mode", &mode, rs_mode_name },
+		{ "dormant", &dormant, NULL },
+		{ "elapsed_ns", &s->elapsed_ns, NULL },
+		{ "sampled_ns", &s->sampled_ns, NULL },
+		{ "samples", &s->samples, NULL },
+		{ "overruns", &s->overruns, NULL },
+		{ "dormancies", &s->dormancies, NULL },
+		{ "cost_ns", &s->cost_ns, NULL },
+		{ "cost_max_ns", &s->cost_max_ns, NULL },
+		{ "late_ns", &s->late_ns, NULL },
+		{ "late_max_ns", &s->late_max_ns, NULL },
 	};
 	enum rs_status st = lex_kv(&ps->lx, what, kv, sizeof(kv) / sizeof(kv[0]));
 
 	if (st)
 		return st;
-	if (online > 1)
+	if (online > 1 || dormant > 1)
 		return lex_error(&ps->lx, RS_ERR_FORMAT,
-				 "'%s': online is %llu, not 0 or 1", what,
-				 (unsigned long long)online);
+				 "'%s': online or dormant is %llu, not 0 or 1", what,
+				 (unsigned long long)(online > 1 ? online : dormant));
 	s->online = online;
+	s->exact = mode == 1;
+	s->dormant = dormant;
 	if (s->elapsed_ns != rs_row_time(&c->ns))
 		return lex_error(&ps->lx, RS_ERR_FORMAT,
 				 "'%s': elapsed_ns %llu is not the sum of the first eight ns columns (%llu)",
@@ -490,6 +522,12 @@ static enum rs_status parse_sampler(struct rs_parser *ps, struct rs_cpu *c,
 				 "'%s': samples %llu is not the sum of the first eight sample columns (%llu)",
 				 what, (unsigned long long)s->samples,
 				 (unsigned long long)rs_row_time(&c->samples));
+	if (s->sampled_ns + rs_row_time(&c->exact) != s->elapsed_ns)
+		return lex_error(&ps->lx, RS_ERR_FORMAT,
+				 "'%s': sampled_ns %llu and the first eight exact columns (%llu) do not add up to elapsed_ns %llu",
+				 what, (unsigned long long)s->sampled_ns,
+				 (unsigned long long)rs_row_time(&c->exact),
+				 (unsigned long long)s->elapsed_ns);
 	return RS_OK;
 }
 
@@ -505,7 +543,7 @@ static enum rs_status parse_late_hist(struct rs_parser *ps, struct rs_cpu *c,
 	return lex_exact(&ps->lx, what, c->late_hist, ps->snap->nhist);
 }
 
-/* The five lines every possible CPU has, in this order. */
+/* The six lines every possible CPU has, in this order. */
 static const struct {
 	const char *kw;
 	enum rs_status (*parse)(struct rs_parser *ps, struct rs_cpu *c,
@@ -513,6 +551,7 @@ static const struct {
 } block_lines[] = {
 	{ "ns", parse_ns },
 	{ "samples", parse_samples },
+	{ "exact", parse_exact },
 	{ "sampler", parse_sampler },
 	{ "cost_hist", parse_cost_hist },
 	{ "late_hist", parse_late_hist },

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RS_FORMAT_VERSION	2
+#define RS_FORMAT_VERSION	3
 
 /* The columns of a cpu line, in /proc/stat's order. */
 enum rs_col {
@@ -45,9 +45,13 @@ struct rs_row {
 /* The "sampler cpuN" line. */
 struct rs_sampler {
 	bool online;
+	bool exact;		/* mode exact: the kernel's figures, no sampler */
+	bool dormant;		/* sampled, its sampler asleep while idle */
 	uint64_t elapsed_ns;
+	uint64_t sampled_ns;	/* the time the samples cover and share */
 	uint64_t samples;
 	uint64_t overruns;
+	uint64_t dormancies;
 	uint64_t cost_ns;
 	uint64_t cost_max_ns;
 	uint64_t late_ns;
@@ -61,6 +65,7 @@ struct rs_cpu {
 	struct rs_row ticks;	/* the cpuN line, USER_HZ */
 	struct rs_row ns;	/* randstat only, from here on */
 	struct rs_row samples;
+	struct rs_row exact;	/* ns charged exactly, not from samples */
 	struct rs_sampler s;
 	uint64_t cost_hist[RS_MAX_HIST];
 	uint64_t late_hist[RS_MAX_HIST];

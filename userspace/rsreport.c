@@ -39,8 +39,11 @@ struct rs_sums {
 	bool has_stat;
 	struct rs_row ns;
 	struct rs_row samples;
+	struct rs_row exact;
 	struct rs_row ticks;
 	struct rs_sampler s;
+	double est[RS_NDISP];	/* randstat's estimate of each class, ns */
+	double var[RS_NDISP];	/* its variance, ns^2 */
 };
 
 /**
@@ -93,25 +96,33 @@ void rs_shares(const struct rs_row *r, double pct[RS_NDISP])
 }
 
 /**
- * rs_count_shares() - randstat's shares, percent, from its sample counts
- * @samples: the sample counts of a report's row
- * @ns: its times (for steal and the elapsed time)
- * @pct: out: each displayed class; NAN if the row has no sample
+ * rs_estimate() - randstat's time per class, and its variance
+ * @samples: one CPU's sample counts (over a report's window)
+ * @exact: its time charged exactly, ns
+ * @sampled_ns: the time its samples cover and share
+ * @est: out: each displayed class's time, ns
+ * @var: out: its variance, ns^2 (0 for exact time)
  *
- * Class k's share is k's samples over all samples, times the part of the
- * elapsed time that is not steal; steal's share is the kernel's.
+ * Class k's time is k's share of the samples times the sampled time,
+ * plus its exact time (format 3: steal, a dormant CPU's idle and iowait,
+ * every class of a CPU in mode exact).  The share of the samples is a
+ * binomial proportion: its variance is p (1 - p) / n.
  */
-void rs_count_shares(const struct rs_row *samples, const struct rs_row *ns,
-		     double pct[RS_NDISP])
+void rs_estimate(const struct rs_row *samples, const struct rs_row *exact,
+		 uint64_t sampled_ns, double est[RS_NDISP],
+		 double var[RS_NDISP])
 {
-	uint64_t d[RS_NDISP], n = rs_row_time(samples), t = rs_row_time(ns);
-	double steal = t ? (double)ns->v[RS_STEAL] / t : 0;
+	uint64_t k[RS_NDISP], x[RS_NDISP], n = rs_row_time(samples);
+	double p;
 	int i;
 
-	rs_disp(samples, d);
-	for (i = 0; i < RS_NDISP; i++)
-		pct[i] = n ? 100.0 * (1 - steal) * d[i] / n : NAN;
-	pct[RS_D_STEAL] = n ? 100.0 * steal : NAN;
+	rs_disp(samples, k);
+	rs_disp(exact, x);
+	for (i = 0; i < RS_NDISP; i++) {
+		p = n ? (double)k[i] / n : 0;
+		est[i] = p * sampled_ns + x[i];
+		var[i] = n ? (double)sampled_ns * sampled_ns * p * (1 - p) / n : 0;
+	}
 }
 
 /**
@@ -155,8 +166,10 @@ static void sampler_sub(const struct rs_sampler *a, const struct rs_sampler *b,
 {
 	*d = *b;
 	d->elapsed_ns = sat_sub(b->elapsed_ns, a->elapsed_ns);
+	d->sampled_ns = sat_sub(b->sampled_ns, a->sampled_ns);
 	d->samples = sat_sub(b->samples, a->samples);
 	d->overruns = sat_sub(b->overruns, a->overruns);
+	d->dormancies = sat_sub(b->dormancies, a->dormancies);
 	d->cost_ns = sat_sub(b->cost_ns, a->cost_ns);
 	d->late_ns = sat_sub(b->late_ns, a->late_ns);
 }
@@ -164,23 +177,42 @@ static void sampler_sub(const struct rs_sampler *a, const struct rs_sampler *b,
 static void sampler_add(struct rs_sampler *acc, const struct rs_sampler *s)
 {
 	acc->online |= s->online;
+	acc->exact |= s->exact;
+	acc->dormant |= s->dormant;
 	acc->elapsed_ns += s->elapsed_ns;
+	acc->sampled_ns += s->sampled_ns;
 	acc->samples += s->samples;
 	acc->overruns += s->overruns;
+	acc->dormancies += s->dormancies;
 	acc->cost_ns += s->cost_ns;
 	acc->late_ns += s->late_ns;
 	acc->cost_max_ns = max_u64(acc->cost_max_ns, s->cost_max_ns);
 	acc->late_max_ns = max_u64(acc->late_max_ns, s->late_max_ns);
 }
 
+/* One CPU's estimate: each CPU's samples share its own sampled time. */
+static void sums_estimate(struct rs_sums *one)
+{
+	rs_estimate(&one->samples, &one->exact, one->s.sampled_ns, one->est,
+		    one->var);
+}
+
+/* The all row: the CPUs' estimates and variances add up. */
 static void sums_add(struct rs_sums *acc, const struct rs_sums *in)
 {
+	int i;
+
 	acc->has_rs |= in->has_rs;
 	acc->has_stat |= in->has_stat;
 	row_add(&acc->ns, &in->ns);
 	row_add(&acc->samples, &in->samples);
+	row_add(&acc->exact, &in->exact);
 	row_add(&acc->ticks, &in->ticks);
 	sampler_add(&acc->s, &in->s);
+	for (i = 0; i < RS_NDISP; i++) {
+		acc->est[i] += in->est[i];
+		acc->var[i] += in->var[i];
+	}
 }
 
 static bool is_outside(double rs, double hw, double st)
@@ -193,7 +225,7 @@ static bool is_outside(double rs, double hw, double st)
 static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
 		      uint64_t user_hz)
 {
-	uint64_t k[RS_NDISP];
+	double el = in->s.elapsed_ns;
 	int i;
 
 	memset(l, 0, sizeof(*l));
@@ -205,16 +237,14 @@ static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
 	l->stat_seconds = in->has_stat ?
 			  (double)rs_row_time(&in->ticks) / user_hz : NAN;
 	l->s = in->s;
-	rs_count_shares(&in->samples, &in->ns, l->rs);
 	rs_shares(&in->ticks, l->st);
-	rs_disp(&in->samples, k);
 	for (i = 0; i < RS_NDISP; i++) {
-		if (!in->has_rs)
-			l->rs[i] = NAN;
+		/* share: estimate over elapsed; 95%: 1.96 standard errors */
+		l->rs[i] = in->has_rs && el > 0 ? 100 * in->est[i] / el : NAN;
+		l->hw[i] = in->has_rs && el > 0 && i != RS_D_STEAL ?
+			   100 * RS_Z95 * sqrt(in->var[i]) / el : NAN;
 		if (!in->has_stat)
 			l->st[i] = NAN;
-		l->hw[i] = in->has_rs && i != RS_D_STEAL ?
-			   100 * rs_halfwidth95(k[i], l->n) : NAN;
 		l->outside[i] = is_outside(l->rs[i], l->hw[i], l->st[i]);
 	}
 }
@@ -301,7 +331,9 @@ static void sums_of_randstat(struct rs_sums *out, const struct rs_cpu *c)
 	out->has_rs = true;
 	out->ns = c->ns;
 	out->samples = c->samples;
+	out->exact = c->exact;
 	out->s = c->s;
+	sums_estimate(out);
 }
 
 /* Is a CPU of a since-start report shown, and what is said about it? */
@@ -377,15 +409,16 @@ static bool cpu_went_down(const struct rs_cpu *a, const struct rs_cpu *b,
 			  unsigned int nhist)
 {
 	const struct rs_sampler *sa = &a->s, *sb = &b->s;
-	const uint64_t va[] = { sa->elapsed_ns, sa->samples, sa->overruns,
-				sa->cost_ns, sa->cost_max_ns, sa->late_ns,
-				sa->late_max_ns };
-	const uint64_t vb[] = { sb->elapsed_ns, sb->samples, sb->overruns,
-				sb->cost_ns, sb->cost_max_ns, sb->late_ns,
-				sb->late_max_ns };
+	const uint64_t va[] = { sa->elapsed_ns, sa->sampled_ns, sa->samples,
+				sa->overruns, sa->dormancies, sa->cost_ns,
+				sa->cost_max_ns, sa->late_ns, sa->late_max_ns };
+	const uint64_t vb[] = { sb->elapsed_ns, sb->sampled_ns, sb->samples,
+				sb->overruns, sb->dormancies, sb->cost_ns,
+				sb->cost_max_ns, sb->late_ns, sb->late_max_ns };
 
 	return u64s_went_down(a->ns.v, b->ns.v, RS_NCOLS) ||
 	       u64s_went_down(a->samples.v, b->samples.v, RS_NCOLS) ||
+	       u64s_went_down(a->exact.v, b->exact.v, RS_NCOLS) ||
 	       u64s_went_down(va, vb, sizeof(va) / sizeof(va[0])) ||
 	       u64s_went_down(a->cost_hist, b->cost_hist, nhist) ||
 	       u64s_went_down(a->late_hist, b->late_hist, nhist);
@@ -464,7 +497,9 @@ static int interval_cpu(struct rs_report *rep,
 	one.has_rs = one.has_stat = true;
 	rs_row_sub(&r0->ns, &r1->ns, &one.ns);
 	rs_row_sub(&r0->samples, &r1->samples, &one.samples);
+	rs_row_sub(&r0->exact, &r1->exact, &one.exact);
 	sampler_sub(&r0->s, &r1->s, &one.s);
+	sums_estimate(&one);
 	down = rs_row_sub(&s0->ticks, &s1->ticks, &one.ticks);
 	if (note_stat_down(rep, i, down, &s0->ticks, &s1->ticks))
 		return -1;

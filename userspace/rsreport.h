@@ -64,8 +64,9 @@ struct rs_report {
 double rs_halfwidth95(uint64_t k, uint64_t n);
 void rs_disp(const struct rs_row *r, uint64_t d[RS_NDISP]);
 void rs_shares(const struct rs_row *r, double pct[RS_NDISP]);
-void rs_count_shares(const struct rs_row *samples, const struct rs_row *ns,
-		     double pct[RS_NDISP]);
+void rs_estimate(const struct rs_row *samples, const struct rs_row *exact,
+		 uint64_t sampled_ns, double est[RS_NDISP],
+		 double var[RS_NDISP]);
 unsigned int rs_row_sub(const struct rs_row *a, const struct rs_row *b,
 			struct rs_row *d);
 bool rs_randstat_went_down(const struct rs_snap *a, const struct rs_snap *b);

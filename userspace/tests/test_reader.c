@@ -298,7 +298,7 @@ static void t_parse_randstat(void)
 		EXPECT(!"normal.randstat parses");
 		return;
 	}
-	EXPECT(s.version == 2 && s.law == RS_LAW_EXPONENTIAL &&
+	EXPECT(s.version == 3 && s.law == RS_LAW_EXPONENTIAL &&
 	       s.floor_ns == 50000 && s.mean_ns == 4000000 &&
 	       s.tmin_ns == 2000000 && s.tmax_ns == 6000000 &&
 	       s.user_hz == 100);
@@ -385,7 +385,7 @@ static void t_truncated(void)
 	struct rs_error err;
 
 	expect_bad(rs_load_randstat(fx("truncated.randstat"), &s, &err),
-		   RS_ERR_FORMAT, &err, "truncated.randstat:12:", "truncated");
+		   RS_ERR_FORMAT, &err, "truncated.randstat:13:", "truncated");
 	expect_bad(rs_load_stat(fx("truncated.stat"), &s, &err),
 		   RS_ERR_FORMAT, &err, "truncated.stat:3:", "truncated");
 }
@@ -397,9 +397,9 @@ static void t_truncated_at_line(void)
 	struct rs_error err;
 
 	*strstr(text, "cost_hist cpu1") = '\0';
-	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:13:",
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:15:",
 		   "before 'cost_hist cpu1'");
-	strcpy(text, "randstat 2 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n");
+	strcpy(text, "randstat 3 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n");
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
 		   "before the 'cpu' line");
 	expect_bad(parse_rs("", &s, &err), RS_ERR_FORMAT, &err, "mem",
@@ -414,7 +414,7 @@ static void t_bad_version(void)
 
 	expect_bad(rs_load_randstat(fx("badversion.randstat"), &s, &err),
 		   RS_ERR_VERSION, &err, "badversion.randstat:1:",
-		   "format version 3; this reader knows version 2");
+		   "format version 4; this reader knows version 3");
 }
 
 static void t_garbage(void)
@@ -449,7 +449,7 @@ static void t_inconsistent(void)
 	struct rs_snap s;
 	struct rs_error err;
 
-	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:8:",
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:9:",
 		   "not the sum of the first eight ns columns");
 	free(text);
 	/* an online CPU without its block */
@@ -511,14 +511,19 @@ static void t_since_start(void)
 	if (!all || !c0 || !c1)
 		goto out;
 	EXPECT(all->n == 500000 && c0->n == 250000);
-	/* cpu0: 50000 user samples of 250000, times 1 - steal 0.12% */
+	/*
+	 * cpu0: 50000 user samples of 250000, times 1 - steal 0.12% (the
+	 * sampled time, 998.8 of 1000 s); its 95% half-width is the
+	 * proportion's, 1.96 sqrt(.2 .8 / 250000) = 0.1568 points, times
+	 * that same 0.9988 (format 3: share = p S / E, so sigma scales by S/E)
+	 */
 	EXPECT_NEAR(c0->rs[RS_D_USR], 19.976, 1e-9);
-	EXPECT_NEAR(c0->hw[RS_D_USR], 0.1568, 1e-9);
+	EXPECT_NEAR(c0->hw[RS_D_USR], 0.1568 * 0.9988, 1e-9);
 	/* /proc/stat cpu0: 101234 of 500870 ticks: 0.2356 from 19.976 */
 	EXPECT_NEAR(c0->st[RS_D_USR], 20.2116318, 1e-6);
 	EXPECT(c0->outside[RS_D_USR]);
-	/* sys: 8.9892 +- 0.1122 (p 0.09) against 9.1197: outside */
-	EXPECT_NEAR(c0->hw[RS_D_SYS], 0.1121833, 1e-6);
+	/* sys: 8.9892 +- 0.1120 (p 0.09: 0.1121833 x 0.9988) against 9.1197: outside */
+	EXPECT_NEAR(c0->hw[RS_D_SYS], 0.1121833 * 0.9988, 1e-6);
 	EXPECT(c0->outside[RS_D_SYS]);
 	/* iowait: 3.9952 +- 0.0768 (p 0.04) against 3.9729: inside */
 	EXPECT_NEAR(c0->rs[RS_D_IOWAIT], 3.9952, 1e-9);
@@ -526,9 +531,15 @@ static void t_since_start(void)
 	/* cpu1: usr = user - guest = 30000 samples, guest 10000; steal 0.08% */
 	EXPECT_NEAR(c1->rs[RS_D_USR], 11.9904, 1e-9);
 	EXPECT_NEAR(c1->rs[RS_D_GUEST], 3.9968, 1e-9);
-	EXPECT_NEAR(c1->hw[RS_D_USR], 0.1273849, 1e-6);
-	/* all: 80000 usr samples of 500000, p 0.16 */
-	EXPECT_NEAR(all->hw[RS_D_USR], 0.1016180, 1e-6);
+	EXPECT_NEAR(c1->hw[RS_D_USR], 0.1273849 * 0.9992, 1e-6);
+	/*
+	 * all: each CPU's samples share its own sampled time, so the
+	 * variances add: cpu0 998.8 s x sqrt(.2 .8 / 250000) = 0.79904 s,
+	 * cpu1 999.2 s x sqrt(.12 .88 / 250000) = 0.64940 s; 1.96
+	 * sqrt(0.79904^2 + 0.64940^2) / 2000 s = 0.1009060 points (pooling
+	 * the counts, as format 2's reader did, gave 0.1016180)
+	 */
+	EXPECT_NEAR(all->hw[RS_D_USR], 0.1009060, 1e-6);
 	EXPECT_NEAR(all->rs_seconds, 2000, 1e-9);
 	EXPECT_NEAR(all->stat_seconds, 10085.33, 1e-9);
 	/* steal is read, not sampled: no interval, no mark */
@@ -591,8 +602,12 @@ static void t_interval(void)
 	EXPECT_NEAR(c1->hw[RS_D_IOWAIT], 0.3900351, 1e-6);
 	EXPECT(c1->outside[RS_D_IOWAIT] && c1->outside[RS_D_IDLE]);
 	EXPECT(!c1->outside[RS_D_USR]);
-	/* all: 1500 usr samples (1000 + 600 - 100 guest) of 5000 */
-	EXPECT_NEAR(all->hw[RS_D_USR], 1.2702252, 1e-6);
+	/*
+	 * all: cpu0 1000 of 2500 usr samples over 10 s sampled, cpu1 500
+	 * (600 - 100 guest) of 2500: 1.96 sqrt((10 sqrt(.4 .6 / 2500))^2 +
+	 * (10 sqrt(.2 .8 / 2500))^2) / 20 = 1.2396128 points (pooled: 1.2702)
+	 */
+	EXPECT_NEAR(all->hw[RS_D_USR], 1.2396128, 1e-6);
 	EXPECT_NEAR(all->stat_seconds, 20, 1e-9);
 	EXPECT(c0->s.samples == 2500 && c0->s.overruns == 0);
 	EXPECT_NEAR((double)c0->s.cost_ns / c0->s.samples, 850, 1e-9);
@@ -603,6 +618,54 @@ out:
 }
 
 /* A change of law or of its parameters between two reads is said. */
+/*
+ * Format 3: tickless-a/b (fixtures/README).  cpu0 is sampled but mostly
+ * dormant; cpu1 is served from the kernel's exact accounting.  Over the
+ * 10 s between them: cpu0 took 50 user and 50 idle samples over 0.4 s of
+ * sampled time and was charged 9.6 s of exact idle, so its usr share is
+ * 0.5 x 0.4 / 10 = 2.0%, idle (0.2 + 9.6) / 10 = 98.0%, and the usr
+ * half-width 1.96 x 0.4 x sqrt(.5 .5 / 100) / 10 = 0.392 points (the
+ * exact 9.6 s has no sampling error).  cpu1: 5 s user, 2 s system, 3 s
+ * idle, all exact: 50%, 20%, 30%, half-width 0.  The all row: usr
+ * (0.2 + 5) / 20 = 26.0%, half-width 0.392 / 2 = 0.196.
+ */
+static void t_tickless(void)
+{
+	struct rs_snap s0, r0, s1, r1;
+	struct rs_report rep;
+	const struct rs_line *all, *c0, *c1;
+
+	load_pair("tickless-a", &s0, &r0);
+	load_pair("tickless-b", &s1, &r1);
+	EXPECT(r1.cpu[0].s.dormant && !r1.cpu[0].s.exact);
+	EXPECT(r1.cpu[1].s.exact && !r1.cpu[1].s.dormant);
+	EXPECT(r1.cpu[0].s.sampled_ns == 1200000000ULL &&
+	       r1.cpu[0].s.dormancies == 75);
+	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	all = rs_report_line(&rep, RS_ALL);
+	c0 = rs_report_line(&rep, 0);
+	c1 = rs_report_line(&rep, 1);
+	EXPECT(all && c0 && c1);
+	if (!all || !c0 || !c1)
+		goto out;
+	EXPECT_NEAR(c0->rs[RS_D_USR], 2.0, 1e-9);
+	EXPECT_NEAR(c0->rs[RS_D_IDLE], 98.0, 1e-9);
+	EXPECT_NEAR(c0->hw[RS_D_USR], 0.392, 1e-9);
+	EXPECT(!c0->outside[RS_D_USR] && !c0->outside[RS_D_IDLE]);
+	EXPECT_NEAR(c1->rs[RS_D_USR], 50.0, 1e-9);
+	EXPECT_NEAR(c1->rs[RS_D_SYS], 20.0, 1e-9);
+	EXPECT_NEAR(c1->rs[RS_D_IDLE], 30.0, 1e-9);
+	EXPECT_NEAR(c1->hw[RS_D_USR], 0.0, 0);
+	EXPECT(!c1->outside[RS_D_USR] && !c1->outside[RS_D_SYS]);
+	EXPECT(c1->n == 0);
+	EXPECT_NEAR(all->rs[RS_D_USR], 26.0, 1e-9);
+	EXPECT_NEAR(all->hw[RS_D_USR], 0.196, 1e-9);
+out:
+	rs_report_free(&rep);
+	free_pair(&s0, &r0);
+	free_pair(&s1, &r1);
+}
+
 static void t_law_change(void)
 {
 	struct rs_snap s0, r0, s1, r1;
@@ -798,7 +861,7 @@ static void t_prog_json(void)
 	EXPECT(json_shaped(r.out));
 	EXPECT_HAS(r.out, "\"mode\":\"since_start\"");
 	EXPECT_HAS(r.out, "{\"cpu\":\"0\",\"randstat\":{\"seconds\":1000.000000,\"samples\":250000,\"pct\":{\"usr\":19.9760,");
-	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":0.1568,");
+	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":0.1566,");
 	EXPECT_HAS(r.out, "\"steal\":null");
 	EXPECT_HAS(r.out, "\"outside\":[\"usr\",\"nice\",\"sys\",\"irq\",\"soft\",\"idle\"]");
 	result_free(&r);
@@ -838,6 +901,29 @@ static bool prometheus_shaped(const char *s)
 	return true;
 }
 
+/* The reader's outputs say which CPU is exact, and what is exact. */
+static void t_prog_tickless(void)
+{
+	struct result r = run(PAIR("tickless-a"), PAIR("tickless-b"));
+
+	EXPECT(r.status == 0);
+	EXPECT_HAS(r.out, "\n1    exact ");
+	EXPECT_HAS(r.out, "\n0    randstat ");
+	EXPECT_HAS(r.out, "dormancies");
+	r = run("--json", PAIR("tickless-a"), PAIR("tickless-b"));
+	EXPECT(r.status == 0 && json_shaped(r.out));
+	EXPECT_HAS(r.out, "\"mode\":\"exact\",\"dormant\":false");
+	EXPECT_HAS(r.out, "\"mode\":\"sampled\",\"dormant\":true");
+	r = run("--prometheus", "--randstat", fx("tickless-b.randstat"));
+	EXPECT(r.status == 0 && prometheus_shaped(r.out));
+	EXPECT_HAS(r.out, "\nrandstat_exact_seconds_total{cpu=\"0\",mode=\"idle\"} 18.800000000\n");
+	EXPECT_HAS(r.out, "\nrandstat_exact_seconds_total{cpu=\"1\",mode=\"user\"} 11.000000000\n");
+	EXPECT_HAS(r.out, "\nrandstat_sampled_seconds_total{cpu=\"0\"} 1.200000000\n");
+	EXPECT_HAS(r.out, "\nrandstat_sampler_exact{cpu=\"1\"} 1\n");
+	EXPECT_HAS(r.out, "\nrandstat_sampler_dormant{cpu=\"0\"} 1\n");
+	EXPECT_HAS(r.out, "\nrandstat_sampler_dormancies_total{cpu=\"0\"} 75\n");
+}
+
 static void t_prog_prometheus(void)
 {
 	struct result r = run("--prometheus", "--randstat",
@@ -867,12 +953,12 @@ static void t_prog_errors(void)
 			      fx("truncated.randstat"));
 
 	EXPECT(r.status == 2 && !*r.out);
-	EXPECT_HAS(r.err, "truncated.randstat:12: truncated");
+	EXPECT_HAS(r.err, "truncated.randstat:13: truncated");
 	result_free(&r);
 	r = run("--stat", fx("normal.stat"), "--randstat",
 		fx("badversion.randstat"));
 	EXPECT(r.status == 2);
-	EXPECT_HAS(r.err, "badversion.randstat:1: format version 3; this reader knows version 2");
+	EXPECT_HAS(r.err, "badversion.randstat:1: format version 4; this reader knows version 3");
 	result_free(&r);
 	r = run("--stat", fx("normal.stat"), "--randstat",
 		fx("garbage.randstat"));
@@ -1350,6 +1436,8 @@ int main(int argc, char **argv)
 	     t_since_start_more_cpus);
 	test("interval: deltas, half-widths, marks", t_interval);
 	test("interval: a change of law is said", t_law_change);
+	test("format 3: dormant and exact CPUs", t_tickless);
+	test("format 3: the outputs say what is exact", t_prog_tickless);
 	test("interval: a reset is said, not shown", t_reset);
 	test("interval: CPUs going offline and online", t_offline);
 	test("interval: a /proc/stat counter going down", t_stat_went_down);

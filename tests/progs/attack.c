@@ -64,18 +64,6 @@ struct shared {
 	unsigned long long hog_stime_ns;
 };
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("attack: sched_setaffinity");
-		exit(1);
-	}
-}
-
 static void hog(struct shared *sh, int rfd)
 {
 	struct rusage ru;

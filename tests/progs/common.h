@@ -6,6 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#ifdef _GNU_SOURCE
+#include <sched.h>
+#endif
 
 static inline unsigned long long now_ns(clockid_t clk)
 {
@@ -34,5 +37,20 @@ static inline void print_cputime(const char *prog, unsigned long long wall_ns)
 	printf("%s cpu_ns %llu wall_ns %llu\n", prog,
 	       now_ns(CLOCK_PROCESS_CPUTIME_ID), wall_ns);
 }
+
+#ifdef _GNU_SOURCE
+/* Pin the calling thread to @cpu, or exit. */
+static inline void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		exit(1);
+	}
+}
+#endif
 
 #endif

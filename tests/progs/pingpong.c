@@ -15,19 +15,6 @@
 #include "common.h"
 
 static int ab[2], ba[2];
-static volatile int stop;
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("pingpong: sched_setaffinity");
-		exit(1);
-	}
-}
 
 static void *pong(void *arg)
 {

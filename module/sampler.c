@@ -209,25 +209,13 @@ static enum randstat_class randstat_sample_class(struct randstat_cpu *rc)
 }
 
 /*
- * May the sampler stop after a sample of class @cls?  Only a sample that
- * finds the idle task idle, with nothing about to run, and only under the
- * exponential law: the uniform law has no memoryless continuation, and a
- * fresh draw at each wakeup would never see work shorter than tmin_ns
- * after one.  Under it idle CPUs keep being sampled.
+ * May the sampler stop now, the CPU being idle?  Only with nothing about
+ * to run, where the kernel keeps exact idle sleep times, and only under
+ * the exponential law: the uniform law has no memoryless continuation,
+ * and a fresh draw at each wakeup would never see work shorter than
+ * tmin_ns after one.  Under it idle CPUs keep being sampled.
  */
-static bool randstat_may_doze(struct randstat_cpu *rc,
-			      enum randstat_class cls)
-{
-	enum randstat_law law;
-
-	if (cls != RS_IDLE && cls != RS_IOWAIT)
-		return false;
-	randstat_get_law(&law);
-	return law == RS_LAW_EXPONENTIAL && rc->nohz_idle && !need_resched();
-}
-
-/* At an idle entry: may the sampler stop?  As randstat_may_doze(). */
-static bool randstat_may_doze_now(struct randstat_cpu *rc)
+static bool randstat_may_doze(struct randstat_cpu *rc)
 {
 	enum randstat_law law;
 
@@ -258,7 +246,9 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	ktime_t expires = hrtimer_get_expires(timer);
 	enum randstat_class cls = randstat_sample_class(rc);
 	u64 steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL] - rc->last_steal;
-	bool doze = randstat_may_doze(rc, cls);
+	/* Only a sample that finds the idle task idle stops the sampler. */
+	bool doze = (cls == RS_IDLE || cls == RS_IOWAIT) &&
+		    randstat_may_doze(rc);
 	ktime_t last = expires, next;
 	u64 nsamples = 1;
 
@@ -421,7 +411,7 @@ static void randstat_idle_probe(void *data, unsigned int state,
 		if (READ_ONCE(rc->state) != RS_STATE_ACTIVE ||
 		    time_before(jiffies + RANDSTAT_STOP_BURST * rc->stop_cost,
 				READ_ONCE(rc->stop_after)) ||
-		    !randstat_may_doze_now(rc))
+		    !randstat_may_doze(rc))
 			return;
 		local_irq_save(flags);
 		if (rc->state == RS_STATE_ACTIVE)

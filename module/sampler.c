@@ -25,9 +25,9 @@
  *   set, as after a remote wakeup's IPI, or having spent more than
  *   1/2^RANDSTAT_BUSY_SHIFT of its time in interrupts since it last
  *   looked (randstat_dormant_busy());
- * - a deferrable timer, which never wakes an idle CPU, finds it running
- *   something else than its idle task: the backstop, within one tick,
- *   for a remote enqueue that raced with a pass through the idle loop.
+ * - the scheduler's load tracking (PELT tracepoints) runs for a task
+ *   other than the idle task on it: the backstop, within one tick, for a
+ *   remote enqueue that raced with a pass through the idle loop.
  *
  * A CPU where the kernel's own accounting is exact (nohz_full, vtime; the
  * exact_cpus parameter) is not sampled at all: it is served from
@@ -47,7 +47,6 @@
 #include <linux/seqlock.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
-#include <linux/timer.h>
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 #include <asm/irq_regs.h>
@@ -59,7 +58,6 @@
 /**
  * struct randstat_cpu - one CPU's sampler
  * @timer: the statclock
- * @guard: while dormant, a deferrable timer that checks the CPU is idle
  * @rng: the keystream the intervals are drawn from
  * @rekey: fresh key material from get_random_bytes() for @rng
  * @rekey_ready: @rekey is filled and not yet used; set (release) by the
@@ -94,7 +92,6 @@
  */
 struct randstat_cpu {
 	struct hrtimer timer;
-	struct timer_list guard;
 	struct randstat_rng rng;
 	u32 rekey[RANDSTAT_KEY_WORDS];
 	bool rekey_ready;
@@ -233,8 +230,6 @@ static void randstat_doze(struct randstat_cpu *rc, ktime_t last)
 	rc->look_ns = 0;
 	rc->c.dormancies++;
 	WRITE_ONCE(rc->state, RS_STATE_DORMANT);
-	/* Deferrable: it runs at a tick this CPU takes anyway. */
-	mod_timer(&rc->guard, jiffies + 1);
 }
 
 static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
@@ -367,7 +362,6 @@ static void randstat_idle_enter(struct randstat_cpu *rc)
 	rc->c.dormancies++;
 	WRITE_ONCE(rc->state, RS_STATE_DORMANT);
 	write_seqcount_end(&rc->seq);
-	mod_timer(&rc->guard, jiffies + 1);
 }
 
 /* Whoever noticed: resume if this CPU is still dormant. */
@@ -450,25 +444,29 @@ out:
 }
 
 /*
- * The backstop: a deferrable timer, run at a tick that this CPU takes
- * anyway.  A dormant CPU running anything but its idle task has been
- * woken by a path the probes did not see; resume.  Otherwise look again
- * at the next tick.  In softirq context the interrupted task tells; in a
- * softirq thread (ksoftirqd, PREEMPT_RT's ktimers) the CPU is idle if
- * that thread is all it has to run.
+ * The backstop: the scheduler's load tracking (PELT) updates the running
+ * task's class at every tick and at every enqueue and dequeue.  A dormant
+ * CPU on which any task but the idle task runs has been woken by a path
+ * the probes above did not see (a remote enqueue that raced with a pass
+ * through the idle loop): resume, within a tick.  A timer would not do:
+ * a deferrable one expiring at every tick raises the timer softirq, which
+ * PREEMPT_RT runs in a thread whose every wakeup resumed the sampler.
  */
-static void randstat_guard_fn(struct timer_list *t)
+static void randstat_pelt_check(void)
 {
-	struct randstat_cpu *rc = container_of(t, struct randstat_cpu, guard);
-	bool idle;
-
-	if (READ_ONCE(rc->state) != RS_STATE_DORMANT)
-		return;
-	idle = in_task() ? single_task_running() : is_idle_task(current);
-	if (idle && !need_resched())
-		mod_timer(&rc->guard, jiffies + 1);
-	else
+	if (READ_ONCE(this_cpu_ptr(&randstat_cpus)->state) == RS_STATE_DORMANT &&
+	    !is_idle_task(current))
 		randstat_wake_this_cpu();
+}
+
+static void randstat_pelt_cfs_probe(void *data, struct cfs_rq *cfs_rq)
+{
+	randstat_pelt_check();
+}
+
+static void randstat_pelt_rq_probe(void *data, struct rq *rq)
+{
+	randstat_pelt_check();
 }
 
 /* The kernel's exact figures for @cpu, as fs/proc/stat.c computes them. */
@@ -589,8 +587,6 @@ static int randstat_cpu_online(unsigned int cpu)
 	hrtimer_init(&rc->timer, CLOCK_MONOTONIC, HRTIMER_MODE_ABS_PINNED_HARD);
 	rc->timer.function = randstat_timer_fn;
 #endif
-	timer_setup(&rc->guard, randstat_guard_fn,
-		    TIMER_DEFERRABLE | TIMER_PINNED);
 	local_irq_disable();
 	randstat_start(rc, cpu);
 	local_irq_enable();
@@ -606,7 +602,6 @@ static int randstat_cpu_offline(unsigned int cpu)
 	randstat_stop(rc, cpu);
 	local_irq_enable();
 	hrtimer_cancel(&rc->timer);
-	timer_delete_sync(&rc->guard);
 	memzero_explicit(&rc->rng, sizeof(rc->rng));
 	return 0;
 }
@@ -664,15 +659,30 @@ int randstat_sampler_start(void)
 	ret = register_trace_cpu_idle(randstat_idle_probe, NULL);
 	if (ret)
 		goto err_enqueue;
+	ret = register_trace_pelt_cfs_tp(randstat_pelt_cfs_probe, NULL);
+	if (ret)
+		goto err_idle;
+	ret = register_trace_pelt_rt_tp(randstat_pelt_rq_probe, NULL);
+	if (ret)
+		goto err_cfs;
+	ret = register_trace_pelt_dl_tp(randstat_pelt_rq_probe, NULL);
+	if (ret)
+		goto err_rt;
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "randstat:online",
 				randstat_cpu_online, randstat_cpu_offline);
 	if (ret < 0)
-		goto err_idle;
+		goto err_dl;
 	randstat_hp_state = ret;
 	queue_delayed_work(system_power_efficient_wq, &randstat_rekey_work,
 			   RANDSTAT_REKEY_PERIOD);
 	return 0;
 
+err_dl:
+	unregister_trace_pelt_dl_tp(randstat_pelt_rq_probe, NULL);
+err_rt:
+	unregister_trace_pelt_rt_tp(randstat_pelt_rq_probe, NULL);
+err_cfs:
+	unregister_trace_pelt_cfs_tp(randstat_pelt_cfs_probe, NULL);
 err_idle:
 	unregister_trace_cpu_idle(randstat_idle_probe, NULL);
 err_enqueue:
@@ -685,6 +695,9 @@ void randstat_sampler_stop(void)
 {
 	cancel_delayed_work_sync(&randstat_rekey_work);
 	cpuhp_remove_state(randstat_hp_state);
+	unregister_trace_pelt_dl_tp(randstat_pelt_rq_probe, NULL);
+	unregister_trace_pelt_rt_tp(randstat_pelt_rq_probe, NULL);
+	unregister_trace_pelt_cfs_tp(randstat_pelt_cfs_probe, NULL);
 	unregister_trace_cpu_idle(randstat_idle_probe, NULL);
 	unregister_trace_sched_update_nr_running_tp(randstat_enqueue_probe, NULL);
 	/* No probe runs on, or looks at, the per-CPU data after this. */

@@ -1212,23 +1212,43 @@ static void t_vm_since_start(void)
 	result_free(&r);
 }
 
-/* randstat's share of display class i, percent: samples, less steal. */
-static double vm_count_share(const unsigned long long *smp,
-			     const unsigned long long *ns, int i)
+/* The number after "KEY " in fixture NAME's line "sampler cpu1 ...". */
+static unsigned long long vm_sampler(const char *name, const char *key)
 {
-	double steal = (double)ns[RS_STEAL] / vm_total(ns);
+	char *text = slurp(name), *p = strstr(text, "\nsampler cpu1 "), *k;
+	char want[32];
+	unsigned long long v = 0;
 
-	if (i == 6)	/* steal: the kernel's steal clock */
-		return 100.0 * steal;
-	return 100.0 * (1 - steal) * vm_class_of(smp, i) / vm_total(smp);
+	snprintf(want, sizeof(want), " %s ", key);
+	k = p ? strstr(p, want) : NULL;
+	if (k && k < strchr(p + 1, '\n'))
+		v = strtoull(k + strlen(want), NULL, 10);
+	else
+		printf("# %s: no %s on the sampler cpu1 line\n", name, key);
+	free(text);
+	return v;
+}
+
+/*
+ * randstat's share of display class i, percent (format 3): its share of
+ * the samples times the sampled time, plus its exact time, over the
+ * elapsed time.
+ */
+static double vm_count_share(const unsigned long long *smp,
+			     const unsigned long long *x, double sampled,
+			     double elapsed, int i)
+{
+	return 100.0 * ((double)vm_class_of(smp, i) / vm_total(smp) * sampled +
+			vm_class_of(x, i)) / elapsed;
 }
 
 static void t_vm_spin(void)
 {
 	struct result r = run("--json", PAIR("vm-normal"), PAIR("vm-later"));
 	unsigned long long ns[RS_NCOLS], smp[RS_NCOLS], tk[RS_NCOLS];
+	unsigned long long x[RS_NCOLS];
 	const char *cpu1, *pct, *ci, *st;
-	double v[RS_NDISP], p, n;
+	double v[RS_NDISP], p, n, sampled, elapsed;
 	int i;
 
 	EXPECT(r.status == 0 && !*r.err && count_lines(r.out) == 1);
@@ -1244,6 +1264,7 @@ static void t_vm_spin(void)
 	if (!pct || !ci || !st ||
 	    !vm_delta("vm-normal.randstat", "vm-later.randstat", "ns cpu1", ns) ||
 	    !vm_delta("vm-normal.randstat", "vm-later.randstat", "samples cpu1", smp) ||
+	    !vm_delta("vm-normal.randstat", "vm-later.randstat", "exact cpu1", x) ||
 	    !vm_delta("vm-normal.stat", "vm-later.stat", "cpu1", tk)) {
 		EXPECT(!"the pairs have cpu1's lines");
 		result_free(&r);
@@ -1251,17 +1272,23 @@ static void t_vm_spin(void)
 	}
 	/*
 	 * cpu1 over the spin, by hand from the two captures (vm-later less
-	 * vm-normal, "samples cpu1" and "ns cpu1"): randstat's share of a
-	 * class is its samples over all samples (every sample weighs the
-	 * same), times the part of the time that is not steal (here none);
-	 * the half-width is 100 * 1.96 * sqrt(p (1 - p) / n) of the same p;
-	 * /proc/stat's share is its ticks over its ticks.  The reader prints
-	 * the shares and half-widths to 4 decimals in JSON.
+	 * vm-normal, "samples cpu1", "exact cpu1" and the sampler line):
+	 * randstat's share of a class is its samples over all samples (every
+	 * sample weighs the same) times the sampled time, plus its exact
+	 * time, over the elapsed time; the half-width is 100 * 1.96 * sqrt(p
+	 * (1 - p) / n) of the same p, times sampled / elapsed; /proc/stat's
+	 * share is its ticks over its ticks.  The reader prints the shares
+	 * and half-widths to 4 decimals in JSON.
 	 */
 	n = (double)vm_total(smp);
+	sampled = (double)vm_sampler("vm-later.randstat", "sampled_ns") -
+		  vm_sampler("vm-normal.randstat", "sampled_ns");
+	elapsed = (double)vm_sampler("vm-later.randstat", "elapsed_ns") -
+		  vm_sampler("vm-normal.randstat", "elapsed_ns");
 	for (i = 0; i < RS_NDISP; i++) {
 		EXPECT_NEAR(json_num(pct, vm_class[i].key),
-			    vm_count_share(smp, ns, i), 0.00005 + 1e-9);
+			    vm_count_share(smp, x, sampled, elapsed, i),
+			    0.00005 + 1e-9);
 		EXPECT_NEAR(json_num(st, vm_class[i].key),
 			    100.0 * vm_class_of(tk, i) / vm_total(tk),
 			    0.00005 + 1e-9);
@@ -1271,7 +1298,8 @@ static void t_vm_spin(void)
 		}
 		p = vm_class_of(smp, i) / n;
 		EXPECT_NEAR(json_num(ci, vm_class[i].key),
-			    100.0 * 1.96 * sqrt(p * (1 - p) / n), 0.00005 + 1e-9);
+			    100.0 * 1.96 * sqrt(p * (1 - p) / n) * sampled / elapsed,
+			    0.00005 + 1e-9);
 	}
 	/* what the capture is: a spin on cpu1 (>= 90% usr), from the files */
 	EXPECT(100.0 * vm_class_of(ns, 0) / vm_total(ns) >= 90);
@@ -1284,10 +1312,12 @@ static void t_vm_spin(void)
 	EXPECT_HAS(r.out, "pair 1 to 2\n");
 	EXPECT(table_row(r.out, "1", "randstat", v));
 	for (i = 0; i < RS_NDISP; i++)
-		EXPECT_NEAR(v[i], vm_count_share(smp, ns, i), 0.005 + 1e-9);
+		EXPECT_NEAR(v[i], vm_count_share(smp, x, sampled, elapsed, i),
+			    0.005 + 1e-9);
 	EXPECT(table_row(r.out, "1", "+-95%", v));
 	p = vm_class_of(smp, 0) / n;
-	EXPECT_NEAR(v[0], 100.0 * 1.96 * sqrt(p * (1 - p) / n), 0.005 + 1e-9);
+	EXPECT_NEAR(v[0], 100.0 * 1.96 * sqrt(p * (1 - p) / n) * sampled / elapsed,
+		    0.005 + 1e-9);
 	result_free(&r);
 }
 

@@ -219,14 +219,14 @@ keys() {
 }
 # common_keys FILE KEY...: the keys of every report, and KEY...
 common_keys() {
-	keys "$@" '"format":2,' '"time":' '"interval_s":' '"law":"exponential",' \
+	keys "$@" '"format":3,' '"time":' '"interval_s":' '"law":"exponential",' \
 		'"floor_ns":50000,' '"mean_ns":4000000,' '"tmin_ns":2000000,' \
 		'"tmax_ns":6000000,' '"reset":' '"notes":[' '"cpus":['
 }
 # cpu_keys FILE KEY...: common_keys, a CPU's keys, all, 0 and 1, and KEY...
 cpu_keys() {
 	common_keys "$@" '"cpu":"all"' '"cpu":"0"' '"cpu":"1"' '"pct":{"usr":' \
-		'"ci95":{"usr":' '"stat":{"seconds":' '"sampler":{"samples":' \
+		'"ci95":{"usr":' '"stat":{"seconds":' '"mode":"sampled","dormant":' '"sampler":{"samples":' \
 		'"outside":[' '"nice":' '"sys":' '"iowait":' '"irq":' '"soft":' \
 		'"steal":' '"guest":' '"gnice":' '"idle":'
 }
@@ -236,7 +236,7 @@ st=$?
 cat /tmp/err >>/tmp/out
 [ $st -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 1 ] && awk "$JSONCHECK" /tmp/out &&
 	cpu_keys /tmp/out '"mode":"since_start"' '"interval_s":null' '"reset":false'
-ok_or_show $? "--json: one line, parses, format 2 since_start with all, 0 and 1" /tmp/out
+ok_or_show $? "--json: one line, parses, format 3 since_start with all, 0 and 1" /tmp/out
 
 $RS --json 1 2 >/tmp/out 2>/tmp/err
 st=$?

@@ -666,6 +666,56 @@ out:
 	free_pair(&s1, &r1);
 }
 
+/*
+ * A CPU that changed mode between the two reads: tickless-a, then
+ * modechange-b (fixtures/README).  cpu1 was exact in the first read; over
+ * the 10 s it was charged 2 s user and 2 s idle exactly, then was switched
+ * to sampled and took 300 user and 300 idle samples over 6 s of sampled
+ * time (its counters carried over).  Its shares are the deltas' whatever
+ * the mode at either end:
+ *   usr  = (300/600 x 6 + 2) / 10 = 50.0%, idle likewise 50.0%, sys 0;
+ *   half-width 1.96 x (6/10) x sqrt(.5 x .5 / 600) x 100 = 2.4004999 points
+ *   (only the 6 s sampled carry an error; a CPU exact throughout has 0).
+ * The kernel's /proc/stat says +500 user, +500 idle ticks: 50%, inside.
+ * cpu0 is as in tickless-b: usr 2.0% +- 0.392.  The all row:
+ *   usr (0.2 + 5) / 20 = 26.0%, half-width 1.96 x sqrt((0.4 x sqrt(.25/100))^2
+ *   + (6 x sqrt(.25/600))^2) / 20 x 100 = 1.2161480 points.
+ * The mode shown is the second read's: cpu1 sampled now.
+ */
+static void t_mode_change(void)
+{
+	struct rs_snap s0, r0, s1, r1;
+	struct rs_report rep;
+	const struct rs_line *all, *c0, *c1;
+
+	load_pair("tickless-a", &s0, &r0);
+	load_pair("modechange-b", &s1, &r1);
+	EXPECT(r0.cpu[1].s.exact && !r1.cpu[1].s.exact && !r1.cpu[1].s.dormant);
+	EXPECT(r1.cpu[1].s.sampled_ns == 6000000000ULL);
+	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	all = rs_report_line(&rep, RS_ALL);
+	c0 = rs_report_line(&rep, 0);
+	c1 = rs_report_line(&rep, 1);
+	EXPECT(all && c0 && c1);
+	if (!all || !c0 || !c1)
+		goto out;
+	EXPECT_NEAR(c1->rs[RS_D_USR], 50.0, 1e-9);
+	EXPECT_NEAR(c1->rs[RS_D_IDLE], 50.0, 1e-9);
+	EXPECT_NEAR(c1->rs[RS_D_SYS], 0.0, 1e-9);
+	EXPECT_NEAR(c1->hw[RS_D_USR], 2.4004999, 1e-6);
+	EXPECT_NEAR(c1->hw[RS_D_IDLE], 2.4004999, 1e-6);
+	EXPECT(!c1->outside[RS_D_USR] && !c1->outside[RS_D_IDLE] &&
+	       !c1->outside[RS_D_SYS]);
+	EXPECT_NEAR(c0->rs[RS_D_USR], 2.0, 1e-9);
+	EXPECT_NEAR(c0->hw[RS_D_USR], 0.392, 1e-9);
+	EXPECT_NEAR(all->rs[RS_D_USR], 26.0, 1e-9);
+	EXPECT_NEAR(all->hw[RS_D_USR], 1.2161480, 1e-6);
+out:
+	rs_report_free(&rep);
+	free_pair(&s0, &r0);
+	free_pair(&s1, &r1);
+}
+
 static void t_law_change(void)
 {
 	struct rs_snap s0, r0, s1, r1;
@@ -1467,6 +1517,7 @@ int main(int argc, char **argv)
 	test("interval: deltas, half-widths, marks", t_interval);
 	test("interval: a change of law is said", t_law_change);
 	test("format 3: dormant and exact CPUs", t_tickless);
+	test("format 3: a CPU that changed mode between the reads", t_mode_change);
 	test("format 3: the outputs say what is exact", t_prog_tickless);
 	test("interval: a reset is said, not shown", t_reset);
 	test("interval: CPUs going offline and online", t_offline);

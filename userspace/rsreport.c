@@ -493,6 +493,11 @@ static int interval_cpu(struct rs_report *rep,
 	r0 = rs_snap_cpu(snap[1], i);
 	s1 = rs_snap_cpu(snap[2], i);
 	r1 = rs_snap_cpu(snap[3], i);
+	if (r0->s.exact != r1->s.exact &&
+	    add_note(rep, "cpu%u changed mode between the two reads (%s, then %s): its figures are part exact, part sampled",
+		     i, r0->s.exact ? "exact" : "sampled",
+		     r1->s.exact ? "exact" : "sampled"))
+		return -1;
 	memset(&one, 0, sizeof(one));
 	one.has_rs = one.has_stat = true;
 	rs_row_sub(&r0->ns, &r1->ns, &one.ns);

@@ -660,6 +660,7 @@ static void t_tickless(void)
 	EXPECT(c1->n == 0);
 	EXPECT_NEAR(all->rs[RS_D_USR], 26.0, 1e-9);
 	EXPECT_NEAR(all->hw[RS_D_USR], 0.196, 1e-9);
+	EXPECT(rep.nnotes == 0);
 out:
 	rs_report_free(&rep);
 	free_pair(&s0, &r0);
@@ -693,6 +694,9 @@ static void t_mode_change(void)
 	EXPECT(r0.cpu[1].s.exact && !r1.cpu[1].s.exact && !r1.cpu[1].s.dormant);
 	EXPECT(r1.cpu[1].s.sampled_ns == 6000000000ULL);
 	EXPECT(!rs_report_interval(&rep, &s0, &r0, &s1, &r1));
+	EXPECT(rep.nnotes == 1);
+	if (rep.nnotes)
+		EXPECT_HAS(rep.notes[0], "cpu1 changed mode between the two reads (exact, then sampled)");
 	all = rs_report_line(&rep, RS_ALL);
 	c0 = rs_report_line(&rep, 0);
 	c1 = rs_report_line(&rep, 1);

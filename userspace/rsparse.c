@@ -230,14 +230,18 @@ static enum rs_status lex_kv(struct rs_lex *lx, const char *what,
 {
 	struct rs_tok key, val;
 	char shown[40];
-	unsigned int i, seen = 0;
+	unsigned int i;
 
-	while (lex_tok(lx, &key)) {
-		for (i = 0; i < n && !tok_is(&key, kv[i].key); i++)
-			;
-		if (i == n || seen & 1u << i)
-			return lex_error(lx, RS_ERR_FORMAT, "'%s': %s key '%s'",
-					 what, i == n ? "unknown" : "repeated",
+	/* Every key, once, in the contract's order: a module that wrote them
+	 * otherwise is not the module this reader was written for. */
+	for (i = 0; i < n; i++) {
+		if (!lex_tok(lx, &key))
+			return lex_error(lx, RS_ERR_FORMAT,
+					 "'%s': no '%s' key", what, kv[i].key);
+		if (!tok_is(&key, kv[i].key))
+			return lex_error(lx, RS_ERR_FORMAT,
+					 "'%s': expected key '%s', found '%s'",
+					 what, kv[i].key,
 					 tok_show(&key, shown, sizeof(shown)));
 		if (kv[i].words) {
 			uint64_t w;
@@ -260,12 +264,11 @@ static enum rs_status lex_kv(struct rs_lex *lx, const char *what,
 					 "'%s': '%s' is not followed by a number",
 					 what, kv[i].key);
 		}
-		seen |= 1u << i;
 	}
-	for (i = 0; i < n; i++)
-		if (!(seen & 1u << i))
-			return lex_error(lx, RS_ERR_FORMAT,
-					 "'%s': no '%s' key", what, kv[i].key);
+	if (lex_tok(lx, &key))
+		return lex_error(lx, RS_ERR_FORMAT, "'%s': unknown key '%s' after '%s'",
+				 what, tok_show(&key, shown, sizeof(shown)),
+				 kv[n - 1].key);
 	return RS_OK;
 }
 

@@ -464,6 +464,21 @@ static void t_inconsistent(void)
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:",
 		   "expected 'samples cpu1'");
 	free(text);
+	/* format 3's sampler keys come in the contract's order, each once */
+	text = replace(slurp("tickless-a.randstat"), "mode sampled dormant 1",
+		       "dormant 1 mode sampled");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:9:",
+		   "expected key 'mode', found 'dormant'");
+	free(text);
+	text = replace(slurp("tickless-a.randstat"), " dormancies 40", "");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:9:",
+		   "expected key 'dormancies', found 'cost_ns'");
+	free(text);
+	text = replace(slurp("tickless-a.randstat"), "late_max_ns 16384\ncost_hist cpu0",
+		       "late_max_ns 16384 late_max_ns 1\ncost_hist cpu0");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:9:",
+		   "unknown key 'late_max_ns' after 'late_max_ns'");
+	free(text);
 }
 
 static void t_numbers(void)

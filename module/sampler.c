@@ -350,7 +350,14 @@ static void randstat_idle_enter(struct randstat_cpu *rc)
 
 	/* One stop's worth of the budget (see randstat_idle_probe()). */
 	rc->stop_after = max(rc->stop_after, jiffies) + rc->stop_cost;
-	if (hrtimer_try_to_cancel(&rc->timer) != 1)
+	/*
+	 * A sample already due (its interrupt held back by the path into
+	 * idle, which runs with interrupts off) is taken as it comes, as
+	 * the tick's would be: cancelling it would drop a sample whose time
+	 * is already counted as sampled.
+	 */
+	if (ktime_compare(hrtimer_get_expires(&rc->timer), ktime_get()) <= 0 ||
+	    hrtimer_try_to_cancel(&rc->timer) != 1)
 		return;
 	iowait_us = get_cpu_iowait_time_us(cpu, NULL);
 	write_seqcount_begin(&rc->seq);

@@ -160,6 +160,28 @@ module_param_cb(law, &randstat_law_ops, NULL, 0644);
 MODULE_PARM_DESC(law, "the sampling intervals' law: exponential (floor_ns + Exp(mean_ns - floor_ns), memoryless; default) or uniform (U[tmin_ns, tmax_ns], the paper's)");
 
 /*
+ * tickless: whether an idle CPU's sampler may sleep (Documentation/
+ * randstat.rst, "Footprint").  On by default; off, every sampled CPU is
+ * sampled all the time, as before randstat was tickless: for comparing
+ * the two, and for an emulator that delivers a timer armed right after a
+ * wakeup late (single-threaded QEMU TCG; the benchmark runs there).  A
+ * CPU dormant when it is turned off resumes at its next wakeup.
+ */
+static bool randstat_tickless = true;
+module_param_named(tickless, randstat_tickless, bool, 0644);
+MODULE_PARM_DESC(tickless, "let an idle CPU's sampler sleep, charging its idle time from NO_HZ's exact accounting (default Y)");
+
+/**
+ * randstat_may_sleep() - may an idle CPU's sampler sleep?
+ *
+ * Return: the tickless parameter.
+ */
+bool randstat_may_sleep(void)
+{
+	return READ_ONCE(randstat_tickless);
+}
+
+/*
  * exact_cpus: the CPUs served from the kernel's own accounting instead of
  * being sampled.  Only nohz_full CPUs qualify: there the kernel accounts
  * every transition (vtime), so /proc/stat is exact and a sampler would

@@ -207,7 +207,8 @@ static enum randstat_class randstat_sample_class(struct randstat_cpu *rc)
 
 /*
  * May the sampler stop now, the CPU being idle?  Only with nothing about
- * to run, where the kernel keeps exact idle sleep times, and only under
+ * to run, where the kernel keeps exact idle sleep times, when the
+ * tickless parameter allows it, and only under
  * the exponential law: the uniform law has no memoryless continuation,
  * and a fresh draw at each wakeup would never see work shorter than
  * tmin_ns after one.  Under it idle CPUs keep being sampled.
@@ -217,7 +218,8 @@ static bool randstat_may_doze(struct randstat_cpu *rc)
 	enum randstat_law law;
 
 	randstat_get_law(&law);
-	return law == RS_LAW_EXPONENTIAL && rc->nohz_idle && !need_resched();
+	return law == RS_LAW_EXPONENTIAL && randstat_may_sleep() &&
+	       rc->nohz_idle && !need_resched();
 }
 
 /* The sampler stops: the CPU is idle.  In the timer, within @rc->seq. */

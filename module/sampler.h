@@ -25,6 +25,7 @@ int randstat_sampler_start(void);
 void randstat_sampler_stop(void);
 int randstat_read_cpu(unsigned int cpu, struct randstat_counters *c);
 bool randstat_cpu_is_exact(unsigned int cpu);
+bool randstat_may_sleep(void);
 void randstat_apply_modes(void);
 void randstat_reset(void);
 struct randstat_window randstat_get_law(enum randstat_law *law);

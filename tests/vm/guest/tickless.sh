@@ -115,6 +115,27 @@ judge "law=uniform: idle CPUs are still sampled (>= 125 samples/s each)" 'END {
 /progs/wr $P/law exponential >/dev/null
 sleep 0.5
 
+# --- tickless=0: every CPU sampled all the time; a bad value changes nothing
+o1=$(/progs/wr $P/tickless abc)
+o2=$(/progs/wr $P/tickless 0)
+sleep 0.5
+snap t0
+sleep 2
+snap t1
+delta t0 t1
+judge "tickless=0: idle CPUs are sampled all the time (tickless=abc refused first)" 'END {
+	ok = o1 == "EINVAL" && o2 == "ok"
+	for (i = 0; i < g("ncpu"); i++) {
+		c = "cpu" i; r = nsamp(c) / g("wall") * 1e9
+		printf "# %s: %.1f samples/s, dormancies +%d\n", c, r, g("sampler." c ".dormancies")
+		ok = ok && r >= 125 && g("sampler." c ".dormancies") == 0
+	}
+	print "# writes: abc " o1 ", 0 " o2
+	verdict(ok)
+}' -v o1="$o1" -v o2="$o2"
+/progs/wr $P/tickless 1 >/dev/null
+sleep 1
+
 # --- hotplug, reset, parameters and rmmod while cpu1 is dormant ----------------------
 sleep 1
 dormant1 && /progs/wr /sys/devices/system/cpu/cpu1/online 0 >/dev/null &&

@@ -133,7 +133,8 @@ void randstat_charge_exact(struct randstat_counters *c,
  * @asleep_ns: the part of it the kernel counts as idle or iowait sleep
  *
  * A dormant CPU that leaves its idle state only to serve interrupts stays
- * dormant, and the time those interrupts take is charged as idle.  If
+ * dormant, and the time those interrupts take is charged as idle (or
+ * iowait, in proportion to their sleep: the caller's share).  If
  * they take more than 1/2^RANDSTAT_BUSY_SHIFT of the span, the CPU is no
  * longer idle in any useful sense, and it is sampled again: what the
  * interrupts cost is then seen as irq and softirq.

@@ -78,6 +78,7 @@
  *	floor runs from it)
  * @dormant_since: dormant: the sample that found the CPU idle, or the
  *	idle entry where it stopped; the exact span runs from it
+ * @dormant_idle_us: dormant: get_cpu_idle_time_us() when it began
  * @dormant_iowait_us: dormant: get_cpu_iowait_time_us() when it began
  * @pending_sampled_ns: dormant, stopped at an idle entry: the sampled time
  *	from the last sample (or resume) to the stop, not yet charged
@@ -106,6 +107,7 @@ struct randstat_cpu {
 	bool nohz_idle;
 	ktime_t last_sample;
 	ktime_t dormant_since;
+	u64 dormant_idle_us;
 	u64 dormant_iowait_us;
 	u64 pending_sampled_ns;
 	unsigned long stop_after;
@@ -226,6 +228,7 @@ static bool randstat_may_doze(struct randstat_cpu *rc)
 static void randstat_doze(struct randstat_cpu *rc, ktime_t last)
 {
 	rc->dormant_since = last;
+	rc->dormant_idle_us = rc->last_idle_us;
 	rc->dormant_iowait_us = rc->last_iowait_us;
 	rc->pending_sampled_ns = 0;
 	/* The busy check starts at the end of this wakeup (idle probe). */
@@ -291,14 +294,22 @@ static u64 randstat_ns_since(ktime_t a, ktime_t b)
  */
 static u64 randstat_dormant_charge(const struct randstat_cpu *rc,
 				   struct randstat_counters *c, ktime_t now,
-				   u64 iowait_us, u64 steal)
+				   u64 idle_us, u64 iowait_us, u64 steal)
 {
+	u64 span = randstat_ns_since(now, rc->dormant_since);
+	u64 idle = (idle_us - min(idle_us, rc->dormant_idle_us)) * NSEC_PER_USEC;
 	u64 iowait = (iowait_us - min(iowait_us, rc->dormant_iowait_us)) *
 		     NSEC_PER_USEC;
 
+	/*
+	 * What NO_HZ counts as neither (interrupts on the sleeping CPU) goes
+	 * to idle and iowait in proportion to their sleep: iowait's share of
+	 * the span is its share of the sleep.
+	 */
+	if (idle + iowait)
+		iowait = randstat_mul_div(span, iowait, idle + iowait);
 	randstat_charge_span(c, rc->pending_sampled_ns);
-	return randstat_charge_dormant(c, randstat_ns_since(now, rc->dormant_since),
-				       iowait, steal - rc->last_steal);
+	return randstat_charge_dormant(c, span, iowait, steal - rc->last_steal);
 }
 
 /*
@@ -310,22 +321,23 @@ static void randstat_wake(struct randstat_cpu *rc)
 {
 	int cpu = smp_processor_id();
 	struct randstat_window w = randstat_get_window(RS_LAW_EXPONENTIAL);
-	u64 steal, iowait_us, delay;
+	u64 steal, idle_us, iowait_us, delay;
 	ktime_t now;
 
 	write_seqcount_begin(&rc->seq);
 	/* After the count changed: a reader that looks later sees it. */
 	now = ktime_get();
+	idle_us = get_cpu_idle_time_us(cpu, NULL);
 	iowait_us = get_cpu_iowait_time_us(cpu, NULL);
 	steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
-	rc->last_steal += randstat_dormant_charge(rc, &rc->c, now, iowait_us,
-						  steal);
+	rc->last_steal += randstat_dormant_charge(rc, &rc->c, now, idle_us,
+						  iowait_us, steal);
 	rc->pending_sampled_ns = 0;
 	WRITE_ONCE(rc->state, RS_STATE_ACTIVE);
 	write_seqcount_end(&rc->seq);
 
 	rc->prev_expires = now;
-	rc->last_idle_us = get_cpu_idle_time_us(cpu, NULL);
+	rc->last_idle_us = idle_us;
 	rc->last_iowait_us = iowait_us;
 	delay = randstat_draw_resume(&rc->rng, w,
 				     randstat_ns_since(now, rc->last_sample));
@@ -348,7 +360,7 @@ static void randstat_wake(struct randstat_cpu *rc)
 static void randstat_idle_enter(struct randstat_cpu *rc)
 {
 	int cpu = smp_processor_id();
-	u64 iowait_us;
+	u64 idle_us, iowait_us;
 
 	/* One stop's worth of the budget (see randstat_idle_probe()). */
 	rc->stop_after = max(rc->stop_after, jiffies) + rc->stop_cost;
@@ -361,11 +373,13 @@ static void randstat_idle_enter(struct randstat_cpu *rc)
 	if (ktime_compare(hrtimer_get_expires(&rc->timer), ktime_get()) <= 0 ||
 	    hrtimer_try_to_cancel(&rc->timer) != 1)
 		return;
+	idle_us = get_cpu_idle_time_us(cpu, NULL);
 	iowait_us = get_cpu_iowait_time_us(cpu, NULL);
 	write_seqcount_begin(&rc->seq);
 	rc->dormant_since = ktime_get();
 	rc->pending_sampled_ns = randstat_ns_since(rc->dormant_since,
 						   rc->prev_expires);
+	rc->dormant_idle_us = idle_us;
 	rc->dormant_iowait_us = iowait_us;
 	rc->look_ns = 0;
 	rc->c.dormancies++;
@@ -567,6 +581,7 @@ static void randstat_stop(struct randstat_cpu *rc, unsigned int cpu)
 	case RS_STATE_DORMANT:
 		steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
 		rc->last_steal += randstat_dormant_charge(rc, &rc->c, ktime_get(),
+							  get_cpu_idle_time_us(cpu, NULL),
 							  get_cpu_iowait_time_us(cpu, NULL),
 							  steal);
 		break;
@@ -728,7 +743,7 @@ int randstat_read_cpu(unsigned int cpu, struct randstat_counters *c)
 {
 	struct randstat_cpu *rc = per_cpu_ptr(&randstat_cpus, cpu);
 	u64 base[RS_NR_CLASSES], now[RS_NR_CLASSES];
-	u64 iowait_us = 0, steal = 0;
+	u64 idle_us = 0, iowait_us = 0, steal = 0;
 	ktime_t t = 0;
 	unsigned int seq;
 	int state;
@@ -739,6 +754,7 @@ int randstat_read_cpu(unsigned int cpu, struct randstat_counters *c)
 		state = READ_ONCE(rc->state);
 		if (state == RS_STATE_DORMANT) {
 			t = ktime_get();
+			idle_us = get_cpu_idle_time_us(cpu, NULL);
 			iowait_us = get_cpu_iowait_time_us(cpu, NULL);
 			steal = kcpustat_cpu(cpu).cpustat[CPUTIME_STEAL];
 		} else if (state == RS_STATE_EXACT) {
@@ -748,7 +764,7 @@ int randstat_read_cpu(unsigned int cpu, struct randstat_counters *c)
 	} while (read_seqcount_retry(&rc->seq, seq));
 
 	if (state == RS_STATE_DORMANT)
-		randstat_dormant_charge(rc, c, t, iowait_us, steal);
+		randstat_dormant_charge(rc, c, t, idle_us, iowait_us, steal);
 	else if (state == RS_STATE_EXACT)
 		randstat_exact_charge(c, base, now);
 	return state;
@@ -761,6 +777,7 @@ static void randstat_reset_cpu(struct randstat_cpu *rc, unsigned int cpu)
 	memset(&rc->c, 0, sizeof(rc->c));
 	if (rc->state == RS_STATE_DORMANT) {
 		rc->dormant_since = ktime_get();
+		rc->dormant_idle_us = get_cpu_idle_time_us(cpu, NULL);
 		rc->dormant_iowait_us = get_cpu_iowait_time_us(cpu, NULL);
 		rc->pending_sampled_ns = 0;
 		rc->last_steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];

@@ -11,33 +11,10 @@
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
-cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
-tarball=$(ls /usr/src/linux-source-*.tar.xz 2>/dev/null | sort -V | tail -n 1)
-if [ -z "$tarball" ]; then
-	echo "kunit: no /usr/src/linux-source-*.tar.xz; apt-get install linux-source" >&2
-	exit 2
-fi
-name=$(basename "$tarball" .tar.xz)
-ksrc=$cache/$name
-build=$cache/kunit-build-$name
-
-mkdir -p "$cache"
-if [ ! -f "$ksrc/.randstat-unpacked" ]; then
-	echo "# kunit: unpacking $tarball into $cache"
-	rm -rf "$ksrc"
-	tar -C "$cache" -xf "$tarball"
-	touch "$ksrc/.randstat-unpacked"
-fi
-
-# Hook drivers/randstat/kunit into the tree (once), and point the link at
-# this checkout (CI clones to a new place each time).
-if ! grep -q randstat "$ksrc/drivers/Kconfig"; then
-	sed -i '/^endmenu/i source "drivers/randstat/kunit/Kconfig"' \
-		"$ksrc/drivers/Kconfig"
-	echo 'obj-$(CONFIG_RANDSTAT_KUNIT_TEST) += randstat/kunit/' \
-		>> "$ksrc/drivers/Makefile"
-fi
-ln -sfn "$repo" "$ksrc/drivers/randstat"
+# shellcheck source=tests/ksrc.sh
+. "$repo/tests/ksrc.sh"
+ksrc_prepare "$repo" kunit || exit 2
+build=$cache/kunit-build-$ksrc_name
 
 cd "$ksrc"
 status=0

@@ -1,0 +1,44 @@
+#!/bin/bash
+# The kernel code's standards, checked (TAP): checkpatch.pl --strict on
+# module/, include/ and kunit/ (from the linux-source tree tests/ksrc.sh
+# unpacks), and a build of the module against Debian's headers with W=1
+# and sparse (C=1) that prints no warning (after make clean: every file
+# is compiled and checked again).
+set -uo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cd "$repo" || exit 1
+# shellcheck source=tests/tap.sh
+. "$repo/tests/tap.sh"
+# shellcheck source=tests/ksrc.sh
+. "$repo/tests/ksrc.sh"
+
+if ksrc_prepare "$repo" style; then
+	out=$(perl "$ksrc/scripts/checkpatch.pl" --strict --no-tree --terse \
+		--show-types -f module/*.[ch] include/*.h kunit/*.c 2>&1 |
+		grep -E 'ERROR|WARNING|CHECK')
+	[ -z "$out" ] || echo "$out" | head -n 30 | sed 's/^/#   /'
+	check "checkpatch.pl --strict: module/, include/, kunit/" [ -z "$out" ]
+else
+	not_ok "checkpatch.pl --strict: no kernel source tree"
+fi
+
+if ! command -v sparse >/dev/null; then
+	not_ok "W=1 C=1: sparse missing (apt-get install sparse)"
+else
+	log=$(mktemp)
+	make -s -C "$repo" clean >/dev/null 2>&1
+	make -C "$repo" module W=1 C=1 >"$log" 2>&1
+	status=$?
+	warnings=$(grep -cE 'warning:|error:' "$log")
+	if [ "$status" -eq 0 ] && [ "$warnings" -eq 0 ]; then
+		ok "the module builds with W=1 and sparse (C=1): no warning"
+	else
+		grep -E 'warning:|error:' "$log" | head -n 30 | sed 's/^/#   /'
+		not_ok "the module builds with W=1 and sparse (C=1): $warnings warnings, status $status"
+	fi
+	rm -f "$log"
+fi
+
+echo "1..$n"
+exit "$failed"

@@ -8,11 +8,15 @@
 #
 # The host's own release (Debian 12 "bookworm") is built on the host with
 # its /usr/src/linux-headers-*-amd64; every other release is built in a
-# debootstrap chroot with that release's gcc and linux-headers-amd64.
+# debootstrap chroot with that release's gcc and linux-headers-amd64.  The
+# last row, "debug", is the debug kernel of make check's debug suite
+# (tests/debugkernel.sh: lockdep, KASAN, UBSAN...), built on the host.
 # debootstrap runs with its default mirror, so no host name is written here.
 #
 # Usage: tests/matrix.sh [--images] [--refresh] [-h]
-#   MATRIX="bookworm trixie sid"   releases to build (this is the default)
+#   MATRIX="bookworm trixie sid debug"   releases to build (the default);
+#                                  debug: the debug kernel's tree
+#                                  (tests/debugkernel.sh; no --images)
 #   RANDSTAT_CACHE=<dir>           cache, default ~/.cache/randstat:
 #     chroot-<release>/              the chroots (created once, 1-2 min each)
 #     chroot-<release>.log           debootstrap / apt output
@@ -36,7 +40,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
 cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
-releases=${MATRIX:-bookworm trixie sid}
+releases=${MATRIX:-bookworm trixie sid debug}
 images=0
 refresh=0
 # What a headers-only out-of-tree build needs; linux-headers-amd64 pulls in
@@ -193,7 +197,16 @@ fetch_image() {
 
 failed=0
 for rel in $releases; do
-	if [ "$rel" = "$host_release" ] && hdr=$(newest_headers ""); then
+	if [ "$rel" = debug ]; then
+		# The debug kernel's build tree (built here, once, if missing).
+		if ! hdr=$(bash "$repo/tests/debugkernel.sh"); then
+			echo "matrix: debug: FAILED to build the debug kernel (tests/debugkernel.sh)"
+			failed=1
+			continue
+		fi
+		root=""
+		where=host
+	elif [ "$rel" = "$host_release" ] && hdr=$(newest_headers ""); then
 		root=""
 		where=host
 	else
@@ -211,12 +224,13 @@ for rel in $releases; do
 		fi
 	fi
 	kver=${hdr##*/linux-headers-}
+	[ "$rel" = debug ] && kver=$(cat "$hdr/include/config/kernel.release")
 	out=$cache/matrix/$kver
 	log=$out/build.log
 	mkdir -p "$out"
 	rm -f "$out/randstat.ko"
 
-	cc=$(kbuild_cc "$root$hdr")
+	cc=$(kbuild_cc "$root$hdr" || true)	# none in the debug tree
 	cc=${cc:-gcc}
 	if [ "$where" = host ]; then
 		ccver=$("$cc" -dumpfullversion 2>/dev/null || echo "$cc missing")
@@ -248,7 +262,7 @@ for rel in $releases; do
 	if [ "$ok" = 1 ] && [ -f "$root$src/module/randstat.ko" ]; then
 		cp "$root$src/module/randstat.ko" "$out/randstat.ko"
 		extra=""
-		if [ "$images" = 1 ]; then
+		if [ "$images" = 1 ] && [ "$rel" != debug ]; then
 			if fetch_image "$root" "$kver" "$out" >>"$out/image.log" 2>&1; then
 				extra=", image $out/vmlinuz"
 			else

@@ -12,7 +12,8 @@
 # Env: KERNEL (the guest kernel; run.sh sets it), RANDSTAT_OUT
 # (default tests/out/vm), RANDSTAT_SECS (seconds per workload, default 3),
 # RANDSTAT_VM_TIMEOUT (seconds, default 900), RANDSTAT_DISK_IOPS (the
-# virtio disk's IOPS limit, default 100; 0: no disk).
+# virtio disk's IOPS limit, default 100; 0: no disk), RANDSTAT_SMP (QEMU's
+# -smp, default 2).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,7 +73,7 @@ cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
 # boot's three phases agreed within 1.7 points (Documentation/
 # benchmark.rst).
 qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-multi}" -cpu max,+invtsc
-	-smp 2 -m 1G -nographic -no-reboot
+	-smp "${RANDSTAT_SMP:-2}" -m 1G -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	${disk[@]+"${disk[@]}"})
 status=0

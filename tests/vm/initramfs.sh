@@ -17,7 +17,10 @@
 # The kernel unpacks concatenated cpio archives one after the other.
 #
 # Env: MODDIR (the guest kernel's modules; run.sh sets it), RANDSTAT_KO (default
-# module/randstat.ko; "none" leaves it out, for harness tests).
+# module/randstat.ko; "none" leaves it out, for harness tests),
+# RANDSTAT_EXTRA_KO_DIR (its files go to /ko: the debug suite's broken
+# builds), RANDSTAT_GUEST_MODULES (the kernel's modules to load at boot;
+# default "virtio_pci virtio_blk").
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -43,8 +46,9 @@ static "$busybox" ||
 [ -f "$moddir/modules.dep" ] ||
 	die "$moddir/modules.dep missing: apt-get install linux-image-amd64 (or set MODDIR)"
 
-# The guest's kernel modules, in load order (dependencies first).
-wanted=(virtio_pci virtio_blk)
+# The guest's kernel modules, in load order (dependencies first):
+# RANDSTAT_GUEST_MODULES, default the virtio disk's.
+read -r -a wanted <<<"${RANDSTAT_GUEST_MODULES-virtio_pci virtio_blk}"
 
 # deps NAME: print the relative paths NAME needs, dependencies first.
 deps() {
@@ -80,7 +84,7 @@ build_base() {
 	chmod 1777 "$root/tmp"
 	cp "$busybox" "$root/bin/busybox"
 	ln -s busybox "$root/bin/sh"
-	list=$(for m in "${wanted[@]}"; do deps "$m"; done | awk '!seen[$0]++')
+	list=$(for m in ${wanted[@]+"${wanted[@]}"}; do deps "$m"; done | awk '!seen[$0]++')
 	: >"$root/lib/modules/load-order"
 	for rel in $list; do
 		local name
@@ -95,7 +99,7 @@ build_base() {
 
 mkdir -p "$cache"
 # Named by kernel and by this script's checksum: a changed builder rebuilds.
-base=$cache/initramfs-base-$kver-$(cksum <"$0" | cut -d' ' -f1).cpio.gz
+base=$cache/initramfs-base-$kver-$( { cat "$0"; echo "${wanted[*]:-}"; } | cksum | cut -d' ' -f1).cpio.gz
 if [ ! -s "$base" ] || [ "$busybox" -nt "$base" ] ||
    [ "$moddir/modules.dep" -nt "$base" ]; then
 	echo "# initramfs: building $base" >&2
@@ -116,6 +120,12 @@ done
 if [ "$ko" != none ]; then
 	[ -f "$ko" ] || die "$ko missing: make -C $repo module"
 	cp "$ko" "$root/randstat.ko"
+fi
+# The debug suite's deliberately broken builds (tests/vm/run.sh's
+# kernel_debug), each with what must report its bug.
+if [ -n "${RANDSTAT_EXTRA_KO_DIR:-}" ]; then
+	mkdir -p "$root/ko"
+	cp "$RANDSTAT_EXTRA_KO_DIR"/* "$root/ko/"
 fi
 # make bench's before-and-after cost: an earlier build, when given.
 if [ -n "${RANDSTAT_KO_OLD:-}" ]; then

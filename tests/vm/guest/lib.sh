@@ -70,6 +70,24 @@ measure() {
 # wlval KEY: the number after KEY in the workload's output.
 wlval() { awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) v = $(i + 1) } END { print v + 0 }' /tmp/wl.out; }
 
+# REF_PROG: a judge program (awk -v cls=CLASS -v minq=Q [-v exact=1]):
+# cpu1's share of CLASS, randstat's against /proc/stat's.  Against the
+# tick (the same kind of estimator, n = wall * HZ samples) the two must
+# agree within 4 sigma of their difference, sqrt(s_rs^2 + s_tick^2), plus
+# the edge errors (edge_ns(), one 10 ms tick).  With exact=1 the
+# reference has no sampling error: 4 sigma_rs only.  The workload must
+# show the class at all: reference >= minq.
+REF_PROG='END {
+	c = "cpu1"; classes(c); stat_classes(c)
+	p = share(c, cls); q = sshare(c, cls); n = nsamp(c); nt = g("wall") * 250 / 1e9
+	s = root(sq(sigma(q, n)) + (exact ? 0 : q * (1 - q) / nt))
+	tol = 4 * s + (edge_ns() + 1e7) / g("wall")
+	print "# " c " " cls ": randstat " pct(p) ", " (exact ? "exact" : "tick") " " pct(q) \
+		", difference " pct(p - q) ", tolerance " pct(tol) " (n " n \
+		(exact ? "" : ", ticks " nt) "), the reference must be >= " pct(minq)
+	verdict(sq(p - q) <= sq(tol) && q >= minq)
+}'
+
 param() { cat "/sys/module/randstat/parameters/$1"; }
 
 # dmesg_clean NAME: no WARNING, BUG, Oops or lockdep report in the log.

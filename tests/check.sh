@@ -2,9 +2,15 @@
 # make check: every test suite, each printing TAP or KTAP, then one line
 # "N passed, N failed" over all of them.  Exits non-zero on any failure.
 #
+#   style    checkpatch.pl --strict, W=1 and sparse on the kernel code,
+#            all clean (tests/style.sh; TAP)
 #   reader   userspace unit tests over captured fixtures (TAP)
 #   kunit    KUnit on a UML kernel (tests/kunit.sh; KTAP)
 #   vm       the real module in a QEMU guest (tests/vm/run.sh; KTAP)
+#   debug    the module on the debug kernel (tests/debugkernel.sh: lockdep,
+#            KASAN, kmemleak, UBSAN, fault injection, IRQ time accounting;
+#            tests/vm/guest/debug.sh), and the deliberately broken builds
+#            (tests/debug/break-*.patch) it must catch
 #   bench    the benchmark's short version: randstat against exact
 #            references on the paper's workloads (bench/run.sh --short)
 #   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
@@ -49,12 +55,15 @@ run_suite() {
 	failed=$((failed + f))
 }
 
-suites=${SUITES:-reader kunit vm bench deb}
+suites=${SUITES:-style reader kunit vm debug bench deb}
 for s in $suites; do
 	case $s in
+	style)	run_suite style 0 bash tests/style.sh ;;
 	reader)	run_suite reader 0 make -s -C userspace check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
+	debug)	run_suite debug 0 env KERNELS=debug VM_SUITES=debug \
+			RANDSTAT_OUT="$out/debug" bash tests/vm/run.sh ;;
 	bench)	run_suite bench 0 bash bench/run.sh --short ;;
 	deb)	run_suite deb 0 bash tests/deb.sh ;;
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;

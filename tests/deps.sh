@@ -17,6 +17,8 @@ packages=(
 [ "${1:-}" = demo ] ||
 	packages+=(linux-source bc flex bison python3	# KUnit on UML
 		git debhelper dh-dkms build-essential lintian	# make deb
+		libelf-dev patch				# the debug kernel (objtool), its broken builds
+		sparse						# the style suite
 		debootstrap systemd			# tests/deb.sh's chroot, units
 		prometheus-node-exporter prometheus curl	# its node_exporter
 		sysstat)					# the fuse suite

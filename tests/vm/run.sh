@@ -18,6 +18,11 @@
 #             per run, default 240)
 #   fuse      randstat-fs and randstat exec under Debian's top, vmstat,
 #             mpstat and sar (needs libfuse3-dev fuse3 procps sysstat)
+#   debug     on the debug kernel only (KERNELS=debug): load, hotplug,
+#             parameters, readers, 100 reloads, RANDSTAT_DEBUG_STRESS s
+#             (default 60) of all of it at once, fault injection, the
+#             exact irq reference, and the deliberately broken builds,
+#             each phase scanned by lockdep, KASAN, kmemleak and UBSAN
 #
 # Env: KERNEL=/path/vmlinuz-VER and MODDIR=/lib/modules/VER (either one
 # gives the other; default the newest installed Debian amd64 kernel), KDIR (headers to build the
@@ -34,6 +39,9 @@
 #         `bash tests/matrix.sh --images` (root: run here, once), booted
 #         from its unpacked image with the randstat.ko built in that
 #         release's chroot (RANDSTAT_CACHE/matrix/X.Y.*/)
+#   debug the debug kernel of tests/debugkernel.sh (built once, cached),
+#         the module built against it out of the tree, and the
+#         tests/debug/break-*.patch builds for the debug suite
 #   rt    Debian's PREEMPT_RT kernel (linux-image-rt-amd64 and
 #         linux-headers-rt-amd64, installed with apt-get if missing:
 #         root); the module built against its headers out of the tree,
@@ -118,7 +126,6 @@ newest_rt() {
 # kernel_rt: Debian's PREEMPT_RT kernel; the module built out of the
 # tree (a copy of its sources), not to disturb module/ in the work tree.
 kernel_rt() {
-	local kdir src
 	kver=$(newest_rt)
 	if [ -z "$kver" ] || [ ! -f "/usr/src/linux-headers-$kver/Makefile" ]; then
 		[ "$(id -u)" -eq 0 ] ||
@@ -139,17 +146,63 @@ kernel_rt() {
 	MODDIR=/lib/modules/$kver
 	ko=none
 	[ "$smoke" -eq 1 ] && return 0
-	kdir=/usr/src/linux-headers-$kver
-	src=$out/build-$kver
+	ko=$(build_ko "/usr/src/linux-headers-$kver" "$out/build-$kver") || { echo "$ko"; return 1; }
+	check_vermagic "$ko" "$kver"
+}
+
+# build_ko KDIR DIR [PATCH]: build the module against KDIR from a copy of
+# its sources in DIR (not to disturb module/ in the work tree), with
+# PATCH applied if given; print the .ko's path, or why not.
+build_ko() {
+	local kdir=$1 src=$2 patch=${3:-}
 	rm -rf "$src"
 	mkdir -p "$src"
 	tar -C "$repo" -cf - --exclude='*.o' --exclude='*.ko' --exclude='*.mod' \
 		--exclude='*.mod.c' --exclude='*.cmd' --exclude='*.order' \
 		--exclude=Module.symvers --exclude='*.a' Kbuild module include |
 		tar -C "$src" -xf -
-	make -s -C "$kdir" M="$src" modules >"$src/build.log" 2>&1 ||
+	if [ -n "$patch" ] && ! patch -s -d "$src" -p1 <"$patch" >"$src/build.log" 2>&1; then
+		echo "$patch does not apply (see $src/build.log)"
+		return 1
+	fi
+	make -s -C "$kdir" M="$src" modules >>"$src/build.log" 2>&1 ||
 		{ echo "building the module against $kdir failed (see $src/build.log)"; return 1; }
-	ko=$src/module/randstat.ko
+	echo "$src/module/randstat.ko"
+}
+
+# kernel_debug: the debug kernel (tests/debugkernel.sh builds it, once),
+# the module built against it; and for the debug suite the module with
+# each of tests/debug/break-*.patch, whose bugs the suite must catch (in
+# RANDSTAT_EXTRA_KO_DIR, with what must report each).  Its guests have
+# no disk and load no modules at boot (kernel_env), and are told the
+# TSC's rate (tests/debug/tsckhz.c says why).
+kernel_debug() {
+	local kdir p name bko kodir
+	kdir=$(bash "$repo/tests/debugkernel.sh") || { echo "tests/debugkernel.sh failed"; return 1; }
+	KERNEL=$kdir/arch/x86/boot/bzImage
+	kver=$(cat "$kdir/include/config/kernel.release")
+	MODDIR=$kdir/modinst/lib/modules/$kver
+	# No disk (nor PCI, nor virtio) in this kernel.  No ACPI either: the
+	# CPUs come from the MP table, where SeaBIOS lists one per package.
+	kernel_env+=(RANDSTAT_DISK_IOPS=0 RANDSTAT_GUEST_MODULES=
+		RANDSTAT_SMP=2,sockets=2,cores=1,threads=1
+		RANDSTAT_VM_TIMEOUT="${RANDSTAT_VM_TIMEOUT:-1800}")
+	ko=none
+	[ "$smoke" -eq 1 ] && return 0
+	ko=$(build_ko "$kdir" "$out/build-$kver") || { echo "$ko"; return 1; }
+	gcc -O2 -o "$out/tsckhz" "$repo/tests/debug/tsckhz.c" ||
+		{ echo "building tests/debug/tsckhz.c failed"; return 1; }
+	debug_tsc_khz=$("$out/tsckhz")
+	kodir=$out/break-ko
+	kernel_env+=(RANDSTAT_EXTRA_KO_DIR="$kodir")
+	rm -rf "$kodir"
+	mkdir -p "$kodir"
+	for p in "$repo"/tests/debug/break-*.patch; do
+		name=$(basename "$p" .patch)
+		bko=$(build_ko "$kdir" "$out/build-$name" "$p") || { echo "$bko"; return 1; }
+		cp "$bko" "$kodir/$name.ko"
+		sed -n '1s/^expect: //p' "$p" >"$kodir/$name.expect"
+	done
 	check_vermagic "$ko" "$kver"
 }
 
@@ -161,7 +214,7 @@ kernel_matrix() {
 		matrix_ran=1
 		[ "$(id -u)" -eq 0 ] || { echo "tests/matrix.sh --images needs root"; return 1; }
 		echo "# vm: bash tests/matrix.sh --images (log $out/matrix.log)" >&2
-		bash "$repo/tests/matrix.sh" --images >"$out/matrix.log" 2>&1 ||
+		MATRIX="bookworm trixie sid" bash "$repo/tests/matrix.sh" --images >"$out/matrix.log" 2>&1 ||
 			echo "# vm: tests/matrix.sh failed for some release; see $out/matrix.log" >&2
 		sed -n 's/^matrix: /# vm: matrix: /p' "$out/matrix.log" >&2
 	fi
@@ -193,6 +246,8 @@ kernel_matrix() {
 # adds a failing test, and so does a kernel that cannot be booted.
 body=$out/ktap.body
 : >"$body"
+# Environment for one kernel's initramfs.sh and boot.sh (kernel_debug).
+kernel_env=()
 n=0
 failed=0
 
@@ -213,7 +268,7 @@ run_suites() {
 	local pre=$1 s name extra start finished line rest infx
 	export KERNEL MODDIR RANDSTAT_KO=$ko
 	initrd=$out/initramfs-$kver.cpio.gz
-	if ! bash "$here/initramfs.sh" "$initrd" >&2; then
+	if ! env ${kernel_env[@]+"${kernel_env[@]}"} bash "$here/initramfs.sh" "$initrd" >&2; then
 		fail "${pre:+$pre: }initramfs for $kver"
 		return 0
 	fi
@@ -228,13 +283,16 @@ run_suites() {
 		tcg=${RANDSTAT_TCG_THREAD:-multi}
 		case $s in
 		nohzfull) extra="nohz_full=1" ;;
+		debug)	extra="nohz_full=1 slub_debug=A,kmalloc-* tsc_early_khz=$debug_tsc_khz"
+			extra+=" randstat_debug_stress=${RANDSTAT_DEBUG_STRESS:-60}" ;;
 		attack) extra="nohz_full=1 randstat_attack_secs=${RANDSTAT_ATTACK_SECS:-240}"
 			tcg=single ;;
 		esac
 		echo "# vm: booting ${pre:+$pre ($kver) }$s ${extra:+($extra) }$(date +%T)" >&2
 		start=$SECONDS
 		finished=1
-		RANDSTAT_TCG_THREAD=$tcg bash "$here/boot.sh" "$name" "$s" "$initrd" "$extra" || finished=0
+		env ${kernel_env[@]+"${kernel_env[@]}"} RANDSTAT_TCG_THREAD=$tcg \
+			bash "$here/boot.sh" "$name" "$s" "$initrd" "$extra" || finished=0
 		echo "# vm: ${pre:+$pre }$s done in $((SECONDS - start)) s" >&2
 		infx=0
 		while IFS= read -r line; do
@@ -283,13 +341,15 @@ else
 	for k in $KERNELS; do
 		case $k in
 		rt)	fn=kernel_rt ;;
+		debug)	fn=kernel_debug ;;
 		[0-9]*.[0-9]*)
 			case $default_kver in
 			"$k".*)	fn=kernel_default ;;
 			*)	fn=kernel_matrix ;;
 			esac ;;
-		*)	die "KERNELS: unknown kernel '$k' (rt or a version X.Y)" ;;
+		*)	die "KERNELS: unknown kernel '$k' (rt, debug or a version X.Y)" ;;
 		esac
+		kernel_env=()
 		if ! "$fn" "$k" >"$out/kernel-$k.why"; then
 			fail "$k: kernel and module ready" "$(cat "$out/kernel-$k.why")"
 			continue

@@ -159,13 +159,7 @@ scanned "parameters" leaks
 
 # --- concurrent readers --------------------------------------------------------
 insmod /randstat.ko exact_cpus=
-taskset -c 1 /progs/spin "$((SECS + 2))" >/dev/null &
-spin=$!
-taskset -c 0,1 /progs/readers 4 "$SECS" >/tmp/readers.out 2>&1
-st=$?
-sed 's/^/# /' /tmp/readers.out
-wait $spin
-result $st "4 concurrent readers: all counters monotonic and consistent"
+readers_check "4 concurrent readers: all counters monotonic and consistent"
 scanned "concurrent readers"
 
 # --- 100 reloads under load ----------------------------------------------------

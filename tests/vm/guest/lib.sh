@@ -88,6 +88,19 @@ REF_PROG='END {
 	verdict(sq(p - q) <= sq(tol) && q >= minq)
 }'
 
+# readers_check NAME: 4 readers on both CPUs for SECS while cpu1 spins:
+# every counter monotonic, each CPU's elapsed_ns and samples the sums of
+# their columns (tests/progs/readers).
+readers_check() {
+	taskset -c 1 /progs/spin "$((SECS + 2))" >/dev/null &
+	_spin=$!
+	taskset -c 0,1 /progs/readers 4 "$SECS" >/tmp/readers.out 2>&1
+	_st=$?
+	sed 's/^/# /' /tmp/readers.out
+	wait $_spin
+	result $_st "$1"
+}
+
 param() { cat "/sys/module/randstat/parameters/$1"; }
 
 # dmesg_clean NAME: no WARNING, BUG, Oops or lockdep report in the log.

@@ -347,15 +347,7 @@ judge "non-root: counters not reset" 'END {
 result $? "non-root: parameter writes refused (EACCES), values unchanged"
 
 # --- concurrent readers --------------------------------------------------------
-# 4 readers on both CPUs while cpu1 spins: every counter monotonic, each
-# CPU's elapsed_ns and samples the sums of their columns (tests/progs/readers).
-taskset -c 1 /progs/spin "$((SECS + 2))" >/dev/null &
-spin=$!
-taskset -c 0,1 /progs/readers 4 "$SECS" >/tmp/readers.out 2>&1
-st=$?
-sed 's/^/# /' /tmp/readers.out
-wait $spin
-result $st "4 concurrent readers while sampling: all counters monotonic and consistent"
+readers_check "4 concurrent readers while sampling: all counters monotonic and consistent"
 
 # --- 100 rmmod/insmod cycles under a CPU-bound task ---------------------------------
 taskset -c 1 /progs/spin 600 >/dev/null &

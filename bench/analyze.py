@@ -24,6 +24,12 @@ CLASSES = "user nice system idle iowait irq softirq steal".split()
 # of the 2 ms / 8 ms worker (between ticks, and straddling one), the
 # paper's 3 ms / 22.5 ms worker and the evader.
 NOHZ_JUDGED = ("spin", "iso8_2_ph1000", "iso8_2_ph2900", "iso22.5_3", "evader_m500")
+# The normal guest's judged workload, run three times (see the assertions).
+NORMAL_RUNS = ("iso8_2_ph1000", "iso8_2_ph1000_r2", "iso8_2_ph1000_r3")
+VALID_LATE_US = 200
+# randstat's late_hist: bucket 1 + 2 (k - 6) holds [2^k, 1.5 * 2^k) ns, so
+# bucket 27 starts at 2^19 ns = 524 us
+LATE_BUCKET = 27
 
 
 def keyed(w, d=None, start=2):
@@ -124,6 +130,9 @@ def workload(d, exact):
     calls = n - d.get("sampler.cpu1.overruns", 0)
     r["late_us"] = d.get("sampler.cpu1.late_ns", 0) / max(calls, 1) / 1e3
     r["overruns"] = int(d.get("sampler.cpu1.overruns", 0))
+    # callbacks at least LATE_BUCKET's lower bound late
+    late = sum(d.get(f"late.cpu1.b{k}", 0) for k in range(LATE_BUCKET, 32))
+    r["late_frac"] = late / max(calls, 1) if "late.cpu1.b0" in d else float("nan")
     r["cost_frac"] = d.get("sampler.cpu1.cost_ns", 0) / wall
     return r
 
@@ -191,7 +200,7 @@ def main():
                 f"{pct(r['err_rs'])} = {r['err_rs'] / r['sig_ref']:+.1f} sigma); system: stat "
                 f"{pct(r['stat_system'])}% randstat {pct(r['rs_system'])}%; per-task times() "
                 f"{pct(r['task_share'])}% vs own {pct(r['own_share'])}%; lateness "
-                f"{r['late_us']:.0f}us, overruns {r['overruns']}")
+                f"{r['late_us']:.0f}us ({pct(r['late_frac'])}% >= 524us), overruns {r['overruns']}")
 
     # --- the assertions ---------------------------------------------------
     for lab in NOHZ_JUDGED:
@@ -204,18 +213,35 @@ def main():
         k.diag(line("nohz", r))
         k.diag(f"  |error| {pct(abs(r['err_rs']))} vs 4 sigma + window edges {pct(r['tol4'])}")
         k.result(abs(r["err_rs"]) <= r["tol4"], name)
-    r = W.get(("normal", "iso8_2_ph1000"))
-    if r:
-        k.diag(line("normal", r))
+    # The normal guest's 2 ms / 8 ms job between ticks, in three runs of
+    # one boot.  The emulator, not the module, sometimes delivers timer
+    # interrupts late for seconds on end (a CI run on 2026-11-25: mean
+    # lateness 254 us and 56 overruns in this workload against 113-138 us
+    # and 9-17 in the same boot's others; /proc/stat's tick was displaced
+    # too, 18.7% against 1.6-2.6% on time), and a late sample lands in
+    # the idle after the job.  A run is judged only if randstat's
+    # callbacks on cpu1 were on average at most VALID_LATE_US late (5% of
+    # the mean interval; 110-200 us in the runs on time measured): the
+    # first such run is judged, and a boot with none fails.
+    runs = [W.get(("normal", lab)) for lab in NORMAL_RUNS]
+    runs = [r for r in runs if r]
+    valid = [r for r in runs if r["late_us"] <= VALID_LATE_US]
+    for r in runs:
+        k.diag(line("normal", r) + ("" if r["late_us"] <= VALID_LATE_US else
+                                    f"; not judged: lateness over {VALID_LATE_US}us"))
+    if valid:
+        r = valid[0]
+        k.diag(f"judged: normal {r['label']}")
         k.result(abs(r["err_stat"]) > 0.10,
                  "bench: normal cpu1, 2 ms every 8 ms between ticks: /proc/stat user off by > 10 points")
         k.diag(f"  randstat |error| {pct(abs(r['err_rs']))} vs 4 sigma + window edges {pct(r['tol4'])}")
         k.result(abs(r["err_rs"]) <= r["tol4"],
                  "bench: normal cpu1, 2 ms every 8 ms between ticks: randstat user = own CPU time within 4 sigma")
     else:
-        k.result(False, "bench: normal cpu1, 2 ms every 8 ms between ticks: records present")
+        k.result(False, f"bench: normal cpu1, 2 ms every 8 ms between ticks: a run on time "
+                 f"(records {len(runs)}, mean lateness <= {VALID_LATE_US}us)")
     for (g, lab), r in sorted(W.items()):
-        if g == "normal" and lab != "iso8_2_ph1000" or \
+        if g == "normal" and lab not in NORMAL_RUNS or \
                 g == "nohz" and lab not in NOHZ_JUDGED:
             k.diag("(not judged) " + line(g, r))
 

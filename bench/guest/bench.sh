@@ -53,6 +53,13 @@ rec() {
 S=$SECS
 rec spin /progs/spin "$S"
 rec iso8_2_ph1000 /progs/iso 8000 2000 "$S" 1000
+# The normal guest's judged workload twice more: a run whose samples the
+# emulator delivered late is not a measure of the module
+# (bench/analyze.py, VALID_LATE_US), and the first run on time is judged.
+if [ "$NOHZ" -eq 0 ]; then
+	rec iso8_2_ph1000_r2 /progs/iso 8000 2000 "$S" 1000
+	rec iso8_2_ph1000_r3 /progs/iso 8000 2000 "$S" 1000
+fi
 rec iso8_2_ph2900 /progs/iso 8000 2000 "$S" 2900
 rec iso22.5_3 /progs/iso 22500 3000 "$S"
 rec evader_m500 /progs/evader 4000 500 "$S"

@@ -5,6 +5,9 @@
 #   sampler.cpuN.FIELD               elapsed_ns sampled_ns samples overruns
 #                                    dormancies cost_ns late_ns (cost_max_ns,
 #                                    late_max_ns too)
+#   late.cpuN.bK                     callbacks in lateness bucket K
+#                                    (randstat_hist_bucket(): K >= 1
+#                                    starts at 2^(K+5) ns)
 #   stat.cpuN.CLASS                  /proc/stat, USER_HZ ticks
 #   wall                             CLOCK_MONOTONIC ns between the snaps
 # and, as of AFTER (not deltas): law (0 exponential, 1 uniform), floor
@@ -35,6 +38,10 @@ $1 == "rs" && $2 == "sampler" {
 			put("sampler." $3 "." $i, $(i + 1))
 	}
 	if (side == 2) ncpu++
+}
+$1 == "rs" && $2 == "late_hist" {
+	for (i = 4; i <= NF; i++)
+		put("late." $3 ".b" (i - 4), $i)
 }
 $1 == "stat" && $2 ~ /^cpu/ {
 	for (i = 1; i <= 10; i++)

@@ -62,6 +62,8 @@ enum randstat_class {
 	RS_NR_CLASSES,
 };
 
+extern const char *const randstat_class_names[RS_NR_CLASSES];
+
 /* The classes whose sum is a CPU's elapsed time (guest is inside user). */
 #define RS_NR_TIME_CLASSES	(RS_STEAL + 1)
 

@@ -6,6 +6,7 @@
 #include <kunit/test.h>
 #include <linux/preempt.h>
 #include <linux/sched.h>
+#include <linux/string.h>
 
 #include "randstat.h"
 
@@ -184,6 +185,25 @@ static void idle_is_iowait_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, randstat_idle_is_iowait(7, 7, true));
 }
 
+/*
+ * The classes' names are /proc/stat's column names, in its order, and
+ * each fits the trace event's 12-byte class field with its NUL.
+ */
+static void class_names_test(struct kunit *test)
+{
+	static const char *const want[RS_NR_CLASSES] = {
+		"user", "nice", "system", "idle", "iowait", "irq", "softirq",
+		"steal", "guest", "guest_nice",
+	};
+	int k;
+
+	for (k = 0; k < RS_NR_CLASSES; k++) {
+		KUNIT_ASSERT_NOT_NULL(test, randstat_class_names[k]);
+		KUNIT_EXPECT_STREQ(test, randstat_class_names[k], want[k]);
+		KUNIT_EXPECT_LT(test, strlen(randstat_class_names[k]), 12);
+	}
+}
+
 static struct kunit_case randstat_classify_cases[] = {
 	KUNIT_CASE_PARAM(classify_test, classify_gen_params),
 	KUNIT_CASE(classify_never_steal_test),
@@ -191,6 +211,7 @@ static struct kunit_case randstat_classify_cases[] = {
 	KUNIT_CASE(snapshot_kernel_regs_test),
 	KUNIT_CASE(snapshot_irq_counts_test),
 	KUNIT_CASE(idle_is_iowait_test),
+	KUNIT_CASE(class_names_test),
 	{}
 };
 

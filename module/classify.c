@@ -13,6 +13,20 @@
 
 #include "randstat.h"
 
+/* The classes' names: /proc/stat's columns, as the trace event gives them. */
+const char *const randstat_class_names[RS_NR_CLASSES] = {
+	[RS_USER] = "user",
+	[RS_NICE] = "nice",
+	[RS_SYSTEM] = "system",
+	[RS_IDLE] = "idle",
+	[RS_IOWAIT] = "iowait",
+	[RS_IRQ] = "irq",
+	[RS_SOFTIRQ] = "softirq",
+	[RS_STEAL] = "steal",
+	[RS_GUEST] = "guest",
+	[RS_GUEST_NICE] = "guest_nice",
+};
+
 /**
  * randstat_snapshot_fill() - describe the context a sampler interrupted
  * @s: the snapshot to fill; @s->iowait is left false

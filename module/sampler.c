@@ -55,6 +55,9 @@
 
 #include "sampler.h"
 
+#define CREATE_TRACE_POINTS
+#include "randstat_trace.h"
+
 /**
  * struct randstat_cpu - one CPU's sampler
  * @timer: the statclock
@@ -250,7 +253,7 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	bool doze = (cls == RS_IDLE || cls == RS_IOWAIT) &&
 		    randstat_may_doze(rc);
 	ktime_t last = expires, next;
-	u64 nsamples = 1;
+	u64 nsamples = 1, weight;
 
 	randstat_take_rekey(rc);
 	next = ktime_add_ns(expires, randstat_next_interval(rc));
@@ -261,17 +264,17 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 		nsamples++;
 	}
 
+	weight = ktime_to_ns(ktime_sub(last, rc->prev_expires));
 	write_seqcount_begin(&rc->seq);
-	rc->last_steal += randstat_charge(&rc->c, cls, nsamples,
-					  ktime_to_ns(ktime_sub(last,
-								rc->prev_expires)),
-					  steal);
+	rc->last_steal += randstat_charge(&rc->c, cls, nsamples, weight, steal);
 	rc->c.overruns += nsamples - 1;
 	if (doze)
 		randstat_doze(rc, last);
 	randstat_record_timing(&rc->c, local_clock() - start,
 			       ktime_to_ns(ktime_sub(now, expires)));
 	write_seqcount_end(&rc->seq);
+	/* A static branch, not taken unless randstat:sample is enabled. */
+	trace_sample(smp_processor_id(), current, cls, nsamples, weight);
 
 	rc->prev_expires = last;
 	rc->last_sample = last;

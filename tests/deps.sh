@@ -21,7 +21,8 @@ packages=(
 		sparse						# the style suite
 		debootstrap systemd			# tests/deb.sh's chroot, units
 		prometheus-node-exporter prometheus curl	# its node_exporter
-		sysstat)					# the fuse suite
+		sysstat						# the fuse suite
+		linux-perf trace-cmd bpftrace)			# the trace suite
 
 missing=()
 for p in "${packages[@]}"; do

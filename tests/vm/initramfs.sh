@@ -13,14 +13,16 @@
 # Debian's procps (top, vmstat), sysstat (mpstat, sar, sadc), fuse3
 # (fusermount3) and prometheus-node-exporter, each with its shared
 # libraries (from ldd), the terminfo entry for TERM=dumb, and the
-# kernel's fuse.ko (not loaded at boot).
+# kernel's fuse.ko (not loaded at boot).  With RANDSTAT_TRACE_OUT set,
+# a second archive for the trace suite: OUT and a third segment of perf,
+# trace-cmd and bpftrace (below).
 # The kernel unpacks concatenated cpio archives one after the other.
 #
 # Env: MODDIR (the guest kernel's modules; run.sh sets it), RANDSTAT_KO (default
 # module/randstat.ko; "none" leaves it out, for harness tests),
 # RANDSTAT_EXTRA_KO_DIR (its files go to /ko: the debug suite's broken
 # builds), RANDSTAT_GUEST_MODULES (the kernel's modules to load at boot;
-# default "virtio_pci virtio_blk").
+# default "virtio_pci virtio_blk"), RANDSTAT_TRACE_OUT (see above).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -188,3 +190,30 @@ fi
 cat "$base" "$root.overlay" >"$out.tmp"
 rm -f "$root.overlay"
 mv "$out.tmp" "$out"
+
+# The trace suite's tools (RANDSTAT_TRACE_OUT, run.sh sets it): Debian's
+# perf (linux-perf), trace-cmd and bpftrace with their libraries, in a
+# third segment cached in $cache, and OUT with it as RANDSTAT_TRACE_OUT.
+# Only that suite's boot carries them: bpftrace's libraries (LLVM,
+# clang, z3, ICU) are ~200 MB, which the kernel would unpack at every
+# boot.  A tool that is not installed is left out (the suite says so).
+[ -n "${RANDSTAT_TRACE_OUT:-}" ] || exit 0
+tools=()
+for f in /usr/bin/perf /usr/bin/trace-cmd /usr/bin/bpftrace; do
+	if [ -x "$f" ]; then tools+=("$f"); fi
+done
+# Named by the tools' and this script's checksums: an upgrade rebuilds.
+seg=$cache/initramfs-tools-$( { cat "$0"; for f in ${tools[@]+"${tools[@]}"}; do
+	ls -lL "$f"; ldd "$f"; done; } | cksum | cut -d' ' -f1).cpio.gz
+if [ ! -s "$seg" ]; then
+	echo "# initramfs: building $seg (${tools[*]:-no tools})" >&2
+	rm -rf "$root"
+	mkdir -p "$root"
+	chmod 755 "$root"
+	for f in ${tools[@]+"${tools[@]}"}; do copy_dyn "$f"; done
+	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
+		gzip -1 >"$seg.tmp"
+	mv "$seg.tmp" "$seg"
+fi
+cat "$out" "$seg" >"$RANDSTAT_TRACE_OUT.tmp"
+mv "$RANDSTAT_TRACE_OUT.tmp" "$RANDSTAT_TRACE_OUT"

@@ -12,6 +12,10 @@
 #   nohzfull  booted with nohz_full=1: cpu1's /proc/stat is exact (vtime)
 #   reader    the reader (userspace/randstat) in each of its modes; also
 #             prints the fixtures tests/vm/capture-fixtures.sh extracts
+#   trace     the randstat:sample trace event through the ftrace text
+#             interface, perf, trace-cmd and bpftrace (Debian's
+#             linux-perf, trace-cmd and bpftrace, in a larger initramfs
+#             that only this boot carries)
 #   attack    an unprivileged process that reads every sample time and
 #             runs right after samples, against a control of the same
 #             shape (nohz_full=1, single-threaded TCG; RANDSTAT_ATTACK_SECS
@@ -83,7 +87,7 @@ make -s -C "$repo/bench/progs" iso >&2 || die "building bench/progs/iso failed"
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main tickless nohzfull reader attack fuse}
+	suites=${VM_SUITES:-main tickless nohzfull reader trace attack fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?
@@ -265,10 +269,14 @@ fail() {
 
 # run_suites PREFIX: boot each suite on KERNEL with MODDIR and ko.
 run_suites() {
-	local pre=$1 s name extra start finished line rest infx
+	local pre=$1 s name extra start finished line rest infx rd
 	export KERNEL MODDIR RANDSTAT_KO=$ko
 	initrd=$out/initramfs-$kver.cpio.gz
-	if ! env ${kernel_env[@]+"${kernel_env[@]}"} bash "$here/initramfs.sh" "$initrd" >&2; then
+	# The trace suite boots a larger archive: the same and the tools.
+	trace_initrd=
+	case " $suites " in *" trace "*) trace_initrd=$out/initramfs-$kver-trace.cpio.gz ;; esac
+	if ! env ${kernel_env[@]+"${kernel_env[@]}"} RANDSTAT_TRACE_OUT="$trace_initrd" \
+		bash "$here/initramfs.sh" "$initrd" >&2; then
 		fail "${pre:+$pre: }initramfs for $kver"
 		return 0
 	fi
@@ -288,11 +296,13 @@ run_suites() {
 		attack) extra="nohz_full=1 randstat_attack_secs=${RANDSTAT_ATTACK_SECS:-240}"
 			tcg=single ;;
 		esac
+		rd=$initrd
+		[ "$s" = trace ] && rd=$trace_initrd
 		echo "# vm: booting ${pre:+$pre ($kver) }$s ${extra:+($extra) }$(date +%T)" >&2
 		start=$SECONDS
 		finished=1
 		env ${kernel_env[@]+"${kernel_env[@]}"} RANDSTAT_TCG_THREAD=$tcg \
-			bash "$here/boot.sh" "$name" "$s" "$initrd" "$extra" || finished=0
+			bash "$here/boot.sh" "$name" "$s" "$rd" "$extra" || finished=0
 		echo "# vm: ${pre:+$pre }$s done in $((SECONDS - start)) s" >&2
 		infx=0
 		while IFS= read -r line; do

@@ -288,8 +288,18 @@ def main():
     # --- cost -----------------------------------------------------------------
     cost = {}
     F = normal["F"]
+    # The trace event's rounds (bench.sh: @tp_off.R, @tp_on.R): pooled
+    # here, and each round's median kept for the comparison below.
+    tp_rounds = {}
+    for key, v in F.items():
+        base, _, r = key.rpartition(".")
+        if base in ("randstat_timer_fn@tp_off", "randstat_timer_fn@tp_on") and v:
+            tp_rounds.setdefault(base, {})[r] = statistics.median(v)
+    for base in tp_rounds:
+        F[base] = [x for key, v in sorted(F.items()) if key.rpartition(".")[0] == base for x in v]
     for fn in ("tick_sched_timer", "randstat_timer_fn", "randstat_timer_fn@before",
-               "randstat_draw_interval", "randstat_draw_interval@before"):
+               "randstat_draw_interval", "randstat_draw_interval@before",
+               "randstat_timer_fn@tp_off", "randstat_timer_fn@tp_on"):
         v = F.get(fn, [])
         if v:
             cost[fn] = {"n": len(v), "median": statistics.median(v), "p99": quantile(v, 0.99),
@@ -343,6 +353,23 @@ def main():
                    f"{a['median'] / 1e3:.2f}us ({a['median'] / b['median']:.2f}x), p99 "
                    f"{b['p99'] / 1e3:.2f} -> {a['p99'] / 1e3:.2f}us ({a['p99'] / b['p99']:.2f}x), "
                    f"mean {b['mean'] / 1e3:.2f} -> {a['mean'] / 1e3:.2f}us")
+    tp_cmp = None
+    if "randstat_timer_fn@tp_off" in cost and "randstat_timer_fn@tp_on" in cost:
+        a, b = cost["randstat_timer_fn@tp_off"], cost["randstat_timer_fn@tp_on"]
+        ev = [int(i.split()[1]) for i in normal["I"] if i.startswith("tp_events ")]
+        off, on = tp_rounds["randstat_timer_fn@tp_off"], tp_rounds["randstat_timer_fn@tp_on"]
+        pairs = [(off[r], on[r]) for r in sorted(off, key=int) if r in on]
+        mo = statistics.median(p[0] for p in pairs)
+        mn = statistics.median(p[1] for p in pairs)
+        tp_cmp = (mo, mn, len(pairs))
+        k.diag(f"cost of the randstat:sample event (ftrace, one boot, {len(pairs)} alternating rounds "
+               f"of 1 s each way): randstat_timer_fn, median of the rounds' medians {mo / 1e3:.2f}us "
+               f"disabled, {mn / 1e3:.2f}us enabled ({sum(ev)} events recorded); ratio {mn / mo:.2f}, "
+               f"difference {(mn - mo) / 1e3:+.2f}us; pooled medians {a['median'] / 1e3:.2f} -> "
+               f"{b['median'] / 1e3:.2f}us (n {a['n']}, {b['n']}), p99 {a['p99'] / 1e3:.2f} -> "
+               f"{b['p99'] / 1e3:.2f}us")
+        k.diag("  rounds' medians, disabled/enabled (us): " +
+               ", ".join(f"{o / 1e3:.1f}/{n / 1e3:.1f}" for o, n in pairs))
     if "self" in cost:
         c = cost["self"]
         k.diag(f"cost (randstat's own cost_hist, same run): mean {c['mean'] / 1e3:.2f}us, "
@@ -471,6 +498,8 @@ def main():
                  "randstat_timer_fn@before": "randstat_timer_fn before: LFSR113, uniform (ftrace)",
                  "randstat_draw_interval": "randstat_draw_interval: ChaCha20, exponential (ftrace)",
                  "randstat_draw_interval@before": "randstat_draw_interval before: LFSR113, uniform (ftrace)",
+                 "randstat_timer_fn@tp_off": "randstat_timer_fn, randstat:sample disabled (ftrace)",
+                 "randstat_timer_fn@tp_on": "randstat_timer_fn, randstat:sample enabled (ftrace)",
                  "self": "randstat_timer_fn (own cost_hist; bucket lower bounds)",
                  "randstat_idle_probe@pingpong": "power:cpu_idle probe, under the ping-pong (ftrace)",
                  "randstat_enqueue_probe@pingpong": "sched_update_nr_running_tp probe, under the ping-pong (ftrace)",
@@ -483,6 +512,12 @@ def main():
             md.append(f"randstat_timer_fn / tick_sched_timer: median "
                       f"{cost['randstat_timer_fn']['median'] / cost['tick_sched_timer']['median']:.2f}, "
                       f"mean {cost['randstat_timer_fn']['mean'] / cost['tick_sched_timer']['mean']:.2f}.")
+        if tp_cmp:
+            mo, mn, nr = tp_cmp
+            md.append("")
+            md.append(f"randstat_timer_fn with the randstat:sample event enabled / disabled "
+                      f"({nr} alternating rounds of 1 s, one boot; median of the rounds' medians): "
+                      f"{mn / 1e3:.2f} / {mo / 1e3:.2f} us = {mn / mo:.2f}.")
     if "default" in over:
         md += ["", f"Throughput of a CPU-bound loop on cpu1 ({over['rounds']} rounds of 2 s, "
                f"alternating; without randstat {over['base_rate']:.3g} iterations/s):", "",

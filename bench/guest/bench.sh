@@ -6,6 +6,8 @@
 #                         bench/progs/common.h) and the cpu1 deltas of
 #                         tests/vm/guest/delta.awk (ns.cpu1.user, ...)
 #   F FUNC NS NS ...      ftrace durations of FUNC on cpu1, ns
+#   I WHAT ...            information (I tp_events N: randstat:sample
+#                         events of cpu1 recorded in one @tp_on.R run)
 #   H LABEL k v ...       randstat's cost_hist delta on cpu1 (h0..h31) and
 #                         hist_bounds_ns (b0..b31)
 #   O CONFIG ROUND k v .. one throughput run (overhead)
@@ -102,6 +104,7 @@ trace_fns() {
 	echo 1 >"$T/tracing_on"
 	if [ -n "${TRACE_WL:-}" ]; then $TRACE_WL >/tmp/wl.out; else taskset -c 1 /progs/loop "$S" >/tmp/wl.out; fi
 	echo 0 >"$T/tracing_on"
+	cp "$T/trace" /tmp/trace.last
 	# "1)   5.123 us    |  tick_sched_timer();": the number before us
 	for _f in "$@"; do
 		grep "$_f" "$T/trace" | awk -v f="$_f${_sfx:+@$_sfx}" '{
@@ -134,6 +137,25 @@ if [ "$NOHZ" -eq 0 ]; then
 			END { print "H ftrace_loop" x h b }' /tmp/snap.a /tmp/snap.b
 		# the cost of one interval draw, alone (it runs inside the callback)
 		trace_fns "" randstat_draw_interval
+		# The randstat:sample trace event's cost: randstat_timer_fn with
+		# the event disabled (F randstat_timer_fn@tp_off.R) and enabled,
+		# written to the same ring buffer (@tp_on.R), in six alternating
+		# rounds R of 1 s each way.  Rounds, because under TCG, on a
+		# shared host, a whole run now and then comes out several times
+		# slower (medians of 14-44 us against 5-15 us, disabled or
+		# enabled alike, in three boots): analyze.py compares the
+		# rounds' medians.
+		# funcgraph-tail in both: a call in which the event was written
+		# ends in "} /* randstat_timer_fn */".
+		echo 1 >"$T/options/funcgraph-tail"
+		for _r in 1 2 3 4 5 6; do
+			TRACE_WL="taskset -c 1 /progs/loop 1" trace_fns "tp_off.$_r" randstat_timer_fn
+			echo 1 >"$T/events/randstat/sample/enable"
+			TRACE_WL="taskset -c 1 /progs/loop 1" trace_fns "tp_on.$_r" randstat_timer_fn
+			echo 0 >"$T/events/randstat/sample/enable"
+			echo "I tp_events $(grep -c 'sample: cpu=1 ' /tmp/trace.last)"
+		done
+		echo 0 >"$T/options/funcgraph-tail"
 		# Before and after in one boot (full mode): the module as it was
 		# before the keystream, law and estimator of format 2
 		# (/randstat-old.ko, bench/run.sh builds it from git).

@@ -6,6 +6,8 @@
  *   randstat INTERVAL [COUNT]    shares over each interval, as mpstat
  *   randstat --json ...          the same, one JSON object per report
  *   randstat --prometheus        the counters, node_exporter textfile format
+ *   randstat top ...             per process or thread (rstop.c)
+ *   randstat exec ...            a command on randstat's /proc/stat (rsexec.c)
  *
  * See randstat.1.  The parsing is in rsparse.c, the arithmetic in
  * rsreport.c; this file has the command line and the three outputs.
@@ -22,6 +24,7 @@
 #include "rsexec.h"
 #include "rsparse.h"
 #include "rsreport.h"
+#include "rstop.h"
 
 #define PROC_STAT	"/proc/stat"
 #define PROC_RANDSTAT	"/proc/randstat"
@@ -54,6 +57,8 @@ struct pair {
 static const char usage_text[] =
 "Usage: randstat [--json | --prometheus] [--stat PATH] [--randstat PATH]\n"
 "                [INTERVAL [COUNT]]\n"
+"       randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n"
+"       randstat exec [--stat FILE] -- CMD [ARGS...]\n"
 "\n"
 "Puts the estimates of randstat's randomized statclock (/proc/randstat)\n"
 "beside the kernel's tick-based /proc/stat, with randstat's 95% confidence\n"
@@ -72,6 +77,10 @@ static const char usage_text[] =
 "                    Both given N >= 2 times: N captured pairs, one\n"
 "                    interval report per consecutive two (no INTERVAL).\n"
 "  -h, --help        this help\n"
+"\n"
+"randstat top: per process or thread, from the randstat:sample tracepoint\n"
+"(randstat top --help).  randstat exec: a command that sees randstat's\n"
+"figures in /proc/stat (randstat.1).\n"
 "\n"
 "A '*' after a /proc/stat share: it lies outside randstat's 95% interval.\n"
 "\n"
@@ -194,11 +203,7 @@ static const char *rs_path(const struct options *o, unsigned int k)
 static int input_error(const struct rs_error *err, bool default_randstat)
 {
 	if (err->status == RS_ERR_NOENT && default_randstat) {
-		fprintf(stderr,
-			"randstat: %s does not exist: the randstat module is not loaded.\n"
-			"  Load it with:            sudo modprobe randstat\n"
-			"  or, in the source tree:  sudo insmod module/randstat.ko\n",
-			PROC_RANDSTAT);
+		fputs(RS_NO_MODULE_MSG, stderr);
 		return EXIT_NOMODULE;
 	}
 	fprintf(stderr, "randstat: %s\n", err->msg);
@@ -754,6 +759,8 @@ int main(int argc, char **argv)
 		return rs_exec_main(argc - 1, argv + 1);
 	if (rs_unprivileged())
 		return EXIT_USAGE;
+	if (argc > 1 && !strcmp(argv[1], "top"))
+		return rs_top_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));
 	ret = parse_args(argc, argv, &o);
 	if (ret < 0)

@@ -111,6 +111,12 @@ struct rs_error {
 	char msg[512];
 };
 
+/* What the reader says when /proc/randstat does not exist. */
+#define RS_NO_MODULE_MSG \
+	"randstat: /proc/randstat does not exist: the randstat module is not loaded.\n" \
+	"  Load it with:            sudo modprobe randstat\n" \
+	"  or, in the source tree:  sudo insmod module/randstat.ko\n"
+
 enum rs_status rs_read_file(const char *path, char **buf, size_t *len,
 			    struct rs_error *err);
 enum rs_status rs_parse_stat(const char *buf, size_t len, const char *name,

@@ -2,25 +2,34 @@
 /*
  * Unit tests of randstat top, printing TAP.
  *
- *   test_top
+ *   test_top RANDSTAT
  *
- * The arithmetic (rstask.c) is called directly, on made-up samples and
- * /proc figures whose results are worked out by hand here.
+ * The arithmetic (rstask.c) and the output (rstopout.c) are called
+ * directly, on made-up samples and /proc figures whose results are worked
+ * out by hand here; the program RANDSTAT is run for its command line and
+ * the checks it makes before it touches tracefs (usage, module, root).
  * The reference quantiles are Garwood's, computed to 12 digits with
  * mpmath (bisection of the regularized incomplete gamma function).
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rstask.h"
+#include "rstopout.h"
 
+static const char *prog;
 static unsigned int ntests, nfailed;
 static bool cur_ok;
 
 #define EXPECT(c) expect(c, __LINE__, #c)
 #define EXPECT_NEAR(a, b, eps) expect_near(a, b, eps, __LINE__, #a)
+#define EXPECT_HAS(s, sub) expect_has(s, sub, true, __LINE__)
+#define EXPECT_HASNT(s, sub) expect_has(s, sub, false, __LINE__)
 
 static void expect(bool c, int line, const char *what)
 {
@@ -40,6 +49,17 @@ static void expect_near(double a, double b, double eps, int line,
 	}
 }
 
+static void expect_has(const char *s, const char *sub, bool want, int line)
+{
+	if (!s || !!strstr(s, sub) != want) {
+		cur_ok = false;
+		printf("# line %d: output %s \"%s\"; it was:\n", line,
+		       want ? "lacks" : "has", sub);
+		for (; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : "")
+			printf("#   %.*s\n", (int)strcspn(s, "\n"), s);
+	}
+}
+
 static void test(const char *name, void (*fn)(void))
 {
 	cur_ok = true;
@@ -49,6 +69,11 @@ static void test(const char *name, void (*fn)(void))
 		nfailed++;
 	printf("%sok %u - %s\n", cur_ok ? "" : "not ", ntests, name);
 	fflush(stdout);
+}
+
+static void skip(const char *name, const char *why)
+{
+	printf("ok %u - %s # SKIP %s\n", ++ntests, name, why);
 }
 
 /* --- the 95% interval ---------------------------------------------------- */
@@ -525,8 +550,279 @@ static void t_rank(void)
 	rs_pscan_free(&b);
 }
 
-int main(void)
+/* --- output -------------------------------------------------------------- */
+
+/* What @fn prints of @r, NUL-terminated. */
+static char *print(void (*fn)(FILE *, const struct rs_top_report *),
+		   const struct rs_top_report *r)
 {
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		exit(2);
+	fn(f, r);
+	fclose(f);
+	return buf;
+}
+
+/* A report: spin (pid 812) at 100% user, kernel 80; a gone task; x. */
+static void make_report(struct rs_top_report *r, struct rs_tasks *t,
+			bool threads)
+{
+	struct rs_pscan a, b;
+	struct rs_pstat p;
+
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	rs_tasks_init(t, threads);
+	rs_tasks_add_sample(t, 812, 812, "spin", RS_USER, 250);
+	rs_tasks_add_sample(t, 900, 899, "gone", RS_SYSTEM, 5);
+	rs_tasks_add_sample(t, 0, 0, "swapper/0", RS_IDLE, 240);
+	rs_tasks_add_sample(t, 7, 7, "we\"ird\\\x01\xc3\xa9", RS_USER, 1);
+	p = pst(812, 812, "spin", 80, 0, 1);
+	rs_pscan_add(&b, &p);
+	p = pst(7, 7, "we\"ird\\\x01\xc3\xa9", 1, 0, 1);
+	rs_pscan_add(&b, &p);
+	rs_tasks_add_kernel(t, &a, &b);
+	rs_tasks_estimate(t, 4e6, 1e9, 100);
+	memset(r, 0, sizeof(*r));
+	r->title = "12:34:56";
+	r->time = 1700000000.25;
+	r->interval_s = 1;
+	r->law = RS_LAW_EXPONENTIAL;
+	r->floor_ns = 50000;
+	r->mean_ns = 4000000;
+	r->tmin_ns = 2000000;
+	r->tmax_ns = 6000000;
+	r->mu_ns = 4e6;
+	r->tasks = t;
+	r->active = rs_tasks_rank(t);
+	r->shown = r->active;
+	rs_pscan_free(&a);
+	rs_pscan_free(&b);
+}
+
+static void t_text(void)
+{
+	static char note0[] = "cpu1 is served from the kernel's exact accounting";
+	static char *notes[] = { note0 };
+	struct rs_top_report r;
+	struct rs_tasks t;
+	char *s;
+
+	make_report(&r, &t, false);
+	r.nnotes = 1;
+	r.notes = notes;
+	s = print(rs_top_legend, &r);
+	EXPECT_HAS(s, "randstat top: samples at random times, intervals 0.050 ms + exponential, mean 4.000 ms\n");
+	EXPECT_HAS(s, "A '*' marks a kernel figure outside randstat's\ninterval");
+	free(s);
+	s = print(rs_top_text, &r);
+	EXPECT_HAS(s, "\n12:34:56  interval 1.000 s\n");
+	EXPECT_HAS(s, "samples: 496 (user 251, system 5, idle 240); 3 processes with user or system time, 3 shown\n");
+	EXPECT_HAS(s, "note: cpu1 is served from the kernel's exact accounting\n");
+	EXPECT_HAS(s, "    PID COMMAND            %usr      95% interval  %utime     %sys      95% interval  %stime  samples\n");
+	EXPECT_HAS(s, "    812 spin             100.00 [  87.99  113.20]   80.00*    0.00 [   0.00    1.48]    0.00      250\n");
+	/* gone: no kernel figure, no mark */
+	EXPECT_HAS(s, "    899 gone               0.00 [   0.00    1.48]       -     2.00 [   0.65    4.67]       -        5\n");
+	/* a control character shown as '?', other bytes as they are */
+	EXPECT_HAS(s, "      7 we\"ird\\?\xc3\xa9         0.40 [   0.01    2.23]    1.00     0.00 [");
+	EXPECT_HASNT(s, "swapper");
+	free(s);
+	/* -n 1: the first row only */
+	r.shown = 1;
+	s = print(rs_top_text, &r);
+	EXPECT_HAS(s, "3 processes with user or system time, 1 shown\n");
+	EXPECT_HAS(s, " spin ");
+	EXPECT_HASNT(s, " gone ");
+	free(s);
+	rs_tasks_free(&t);
+
+	make_report(&r, &t, true);
+	s = print(rs_top_text, &r);
+	EXPECT_HAS(s, "   TGID     TID COMMAND            %usr");
+	EXPECT_HAS(s, "    899     900 gone               0.00 [");
+	EXPECT_HAS(s, "3 threads with user or system time");
+	free(s);
+	rs_tasks_free(&t);
+
+	/* the uniform law says its bounds */
+	make_report(&r, &t, false);
+	r.law = RS_LAW_UNIFORM;
+	s = print(rs_top_legend, &r);
+	EXPECT_HAS(s, "randstat top: samples at uniformly random intervals in [2.000, 6.000] ms, mean 4.000 ms\n");
+	free(s);
+	rs_tasks_free(&t);
+}
+
+static void t_json(void)
+{
+	static char note0[] = "a \"quoted\" note";
+	static char *notes[] = { note0 };
+	struct rs_top_report r;
+	struct rs_tasks t;
+	char *s;
+
+	make_report(&r, &t, false);
+	r.nnotes = 1;
+	r.notes = notes;
+	s = print(rs_top_json, &r);
+	EXPECT(s[strlen(s) - 1] == '\n' && strchr(s, '\n') == s + strlen(s) - 1);
+	EXPECT_HAS(s, "{\"view\":\"top\",\"threads\":false,\"time\":1700000000.250,\"interval_s\":1.000000,\"law\":\"exponential\",\"floor_ns\":50000,\"mean_ns\":4000000,\"tmin_ns\":2000000,\"tmax_ns\":6000000,\"mean_interval_ns\":4000000,");
+	EXPECT_HAS(s, "\"samples\":{\"user\":251,\"nice\":0,\"system\":5,\"idle\":240,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0},\"unknown_samples\":0,\"lost\":0,\"active\":3,");
+	EXPECT_HAS(s, "\"notes\":[\"a \\\"quoted\\\" note\"],\"tasks\":[{\"pid\":812,\"comm\":\"spin\",");
+	EXPECT_HAS(s, "\"randstat\":{\"pct\":{\"usr\":100.0000,\"sys\":0.0000},\"ci95\":{\"usr\":[87.9872,113.1951],\"sys\":[0.0000,1.4756]}},\"kernel\":{\"pct\":{\"usr\":80.0000,\"sys\":0.0000}},\"outside\":[\"usr\"]}");
+	EXPECT_HAS(s, "{\"pid\":899,\"comm\":\"gone\",");
+	EXPECT_HAS(s, "\"kernel\":null,\"outside\":[]}");
+	/* a comm's quote, backslash, control and non-ASCII bytes escaped */
+	EXPECT_HAS(s, "\"comm\":\"we\\\"ird\\\\\\u0001\\u00c3\\u00a9\"");
+	EXPECT(s[strlen(s) - 3] == ']' && s[strlen(s) - 2] == '}');
+	free(s);
+	r.lost_unknown = true;
+	r.shown = 0;
+	s = print(rs_top_json, &r);
+	EXPECT_HAS(s, "\"lost\":null,");
+	EXPECT_HAS(s, "\"tasks\":[]}\n");
+	free(s);
+	rs_tasks_free(&t);
+
+	make_report(&r, &t, true);
+	s = print(rs_top_json, &r);
+	EXPECT_HAS(s, "\"threads\":true,");
+	EXPECT_HAS(s, "{\"pid\":899,\"tid\":900,\"comm\":\"gone\",");
+	free(s);
+	rs_tasks_free(&t);
+}
+
+/* --- the program --------------------------------------------------------- */
+
+struct result {
+	int status;		/* exit code, or -1 */
+	char out[8192];
+	char err[8192];
+};
+
+static void slurp(FILE *f, char *buf, size_t size)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/* Run the program with these arguments, as @uid if not -1. */
+static void run(struct result *r, int uid, const char *const *args)
+{
+	const char *argv[32] = { prog };
+	FILE *out = tmpfile(), *err = tmpfile();
+	int argc = 1, status;
+	pid_t pid;
+
+	for (; *args && argc < 31; args++)
+		argv[argc++] = *args;
+	if (!out || !err)
+		exit(2);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		exit(2);
+	if (!pid) {
+		dup2(fileno(out), 1);
+		dup2(fileno(err), 2);
+		if (uid >= 0 && (setgid(uid) || setuid(uid)))
+			_exit(126);
+		execv(prog, (char *const *)argv);
+		_exit(127);
+	}
+	waitpid(pid, &status, 0);
+	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	slurp(out, r->out, sizeof(r->out));
+	slurp(err, r->err, sizeof(r->err));
+}
+
+#define RUN(r, ...) run(r, -1, (const char *const[]){ __VA_ARGS__, NULL })
+
+static void t_prog_usage(void)
+{
+	static const struct {
+		const char *args[5];
+		const char *msg;
+	} bad[] = {
+		{ { "top", "-x" }, "unknown option or missing argument: -x" },
+		{ { "top", "--jsonx" }, "unknown option or missing argument: --jsonx" },
+		{ { "top", "-n" }, "unknown option or missing argument: -n" },
+		{ { "top", "-n", "0" }, "-n takes a whole number above 0: '0'" },
+		{ { "top", "-n", "x" }, "-n takes a whole number above 0: 'x'" },
+		{ { "top", "0" }, "INTERVAL must be a number of seconds above 0: '0'" },
+		{ { "top", "1", "0" }, "COUNT must be a whole number above 0: '0'" },
+		{ { "top", "nan" }, "INTERVAL must be a number of seconds above 0: 'nan'" },
+		{ { "top", "1", "2", "3" }, "too many arguments: 3" },
+	};
+	struct result r;
+	char want[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		run(&r, -1, bad[i].args);
+		snprintf(want, sizeof(want), "randstat top: %s\n", bad[i].msg);
+		EXPECT(r.status == 1);
+		EXPECT_HAS(r.err, want);
+		EXPECT_HAS(r.err, "Try 'randstat top --help'.\n");
+		EXPECT(!r.out[0]);
+	}
+	RUN(&r, "top", "--help");
+	EXPECT(r.status == 0 && !r.err[0]);
+	EXPECT_HAS(r.out, "Usage: randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n");
+	EXPECT_HAS(r.out, "3 the randstat module is not loaded");
+	RUN(&r, "top", "-t", "-h");
+	EXPECT(r.status == 0);
+	/* the CPU view's help names the subcommand */
+	RUN(&r, "--help");
+	EXPECT(r.status == 0);
+	EXPECT_HAS(r.out, "       randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n");
+}
+
+static void t_prog_no_module(void)
+{
+	struct result r;
+
+	RUN(&r, "top", "1", "1");
+	EXPECT(r.status == 3 && !r.out[0]);
+	EXPECT_HAS(r.err, "randstat: /proc/randstat does not exist: the randstat module is not loaded.\n"
+		   "  Load it with:            sudo modprobe randstat\n");
+	if (geteuid())
+		EXPECT_HAS(r.err, "randstat top: needs root to read tracefs");
+	else
+		EXPECT_HASNT(r.err, "needs root");
+	/* arguments are judged first */
+	RUN(&r, "top", "-q");
+	EXPECT(r.status == 1);
+	EXPECT_HASNT(r.err, "module");
+}
+
+/* Not root: said, whatever else is missing (here: the module too). */
+static void t_prog_not_root(void)
+{
+	struct result r;
+
+	run(&r, geteuid() ? -1 : 65534,
+	    (const char *const[]){ "top", "--json", NULL });
+	EXPECT(r.status == 3 && !r.out[0]);
+	EXPECT_HAS(r.err, "randstat top: needs root to read tracefs: run it as root (sudo randstat top)\n");
+	EXPECT_HAS(r.err, "the randstat module is not loaded");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s RANDSTAT\n", argv[0]);
+		return 2;
+	}
+	prog = argv[1];
 	puts("TAP version 13");
 
 	test("Garwood's 95% interval of a Poisson count", t_poisson);
@@ -541,6 +837,19 @@ int main(void)
 	test("estimate, interval and marks", t_estimate);
 	test("a kernel figure one tick out is not marked", t_estimate_tick);
 	test("the order of the rows", t_rank);
+	test("text output", t_text);
+	test("JSON output", t_json);
+
+	test("randstat top: usage errors, exit 1; --help", t_prog_usage);
+	if (access("/proc/randstat", F_OK) && errno == ENOENT) {
+		test("randstat top: module not loaded, exit 3", t_prog_no_module);
+		test("randstat top: not root, said", t_prog_not_root);
+	} else {
+		skip("randstat top: module not loaded, exit 3",
+		     "/proc/randstat exists here");
+		skip("randstat top: not root, said",
+		     "/proc/randstat exists here");
+	}
 
 	printf("1..%u\n", ntests);
 	if (nfailed)

@@ -13,6 +13,7 @@ packages=(
 	linux-image-amd64				# the guest kernel
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# the guest
 	libfuse3-dev fuse3 procps			# randstat-fs, top in the demo
+	libtracefs-dev libtraceevent-dev pkg-config	# randstat top
 )
 [ "${1:-}" = demo ] ||
 	packages+=(linux-source bc flex bison python3	# KUnit on UML

@@ -146,3 +146,70 @@ loc_rate() {
 		FNR == NR { a[$1] = $2; next }
 		{ printf "%s %.1f\n", $1, ($2 - a[$1]) / w }' /tmp/loc.a /tmp/loc.b >"/tmp/loc.$_n"
 }
+
+# JSONCHECK, an awk program: each line is one JSON value (a small
+# recursive-descent parser: busybox has no jq), an object.  The reader and
+# top suites use it.
+# shellcheck disable=SC2016 # an awk program
+JSONCHECK='
+function err(m) { if (!bad) print "# line " NR ": " m " at offset " p ": " substr(s, p, 40); bad = 1 }
+function ws() { while (p <= len && index(" \t", substr(s, p, 1))) p++ }
+function value(   c) {
+	ws(); c = substr(s, p, 1)
+	if (c == "{") return object()
+	if (c == "[") return array()
+	if (c == "\"") return string()
+	if (match(substr(s, p), /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][-+]?[0-9]+)?/)) { p += RLENGTH; return 1 }
+	if (substr(s, p, 4) == "true" || substr(s, p, 4) == "null") { p += 4; return 1 }
+	if (substr(s, p, 5) == "false") { p += 5; return 1 }
+	err("no value"); return 0
+}
+function string(   c) {
+	p++
+	while (p <= len) {
+		c = substr(s, p, 1)
+		if (c == "\"") { p++; return 1 }
+		if (c == "\\") p++
+		p++
+	}
+	err("unterminated string"); return 0
+}
+function object() {
+	p++; ws()
+	if (substr(s, p, 1) == "}") { p++; return 1 }
+	while (1) {
+		ws(); if (substr(s, p, 1) != "\"") { err("no key"); return 0 }
+		if (!string()) return 0
+		ws(); if (substr(s, p, 1) != ":") { err("no colon"); return 0 }
+		p++; if (!value()) return 0
+		ws(); c = substr(s, p, 1); p++
+		if (c == "}") return 1
+		if (c != ",") { err("no comma or }"); return 0 }
+	}
+}
+function array(   c) {
+	p++; ws()
+	if (substr(s, p, 1) == "]") { p++; return 1 }
+	while (1) {
+		if (!value()) return 0
+		ws(); c = substr(s, p, 1); p++
+		if (c == "]") return 1
+		if (c != ",") { err("no comma or ]"); return 0 }
+	}
+}
+{
+	s = $0; len = length(s); p = 1; lines++
+	if (substr(s, 1, 1) != "{") err("not an object")
+	else if (value()) { ws(); if (p <= len) err("trailing text") }
+}
+END { print "# " lines " lines"; exit bad || !lines }'
+
+# keys FILE KEY...: every line of FILE has each KEY (a JSON fragment).
+keys() {
+	_f=$1
+	shift
+	for _k in "$@"; do
+		[ "$(grep -cF -- "$_k" "$_f")" -eq "$(wc -l <"$_f")" ] ||
+			{ echo "# a line lacks $_k"; return 1; }
+	done
+}

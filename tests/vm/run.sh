@@ -16,6 +16,9 @@
 #             interface, perf, trace-cmd and bpftrace (Debian's
 #             linux-perf, trace-cmd and bpftrace, in a larger initramfs
 #             that only this boot carries)
+#   top       randstat top over the randstat:sample tracepoint: a user
+#             spinner, a system-call loop and two threads on cpu1 against
+#             4 sigma, plain and --json output, -n, -t, signals, errors
 #   attack    an unprivileged process that reads every sample time and
 #             runs right after samples, against a control of the same
 #             shape (nohz_full=1, single-threaded TCG; RANDSTAT_ATTACK_SECS
@@ -87,7 +90,7 @@ make -s -C "$repo/bench/progs" iso >&2 || die "building bench/progs/iso failed"
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main tickless nohzfull reader trace attack fuse}
+	suites=${VM_SUITES:-main tickless nohzfull reader trace top attack fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?

@@ -26,13 +26,28 @@ sleep 1
 # LSECS seconds a window, and the means compared (a window's count is
 # ~60; over three the difference's standard error is ~0.6/s against the
 # 2/s allowance).
-loc_rate idle1a sleep "$LSECS"
+# idle1 W: a window with randstat; its samples and dormancies per CPU.
+idle1() {
+	snap i0
+	loc_rate "idle1$1" sleep "$LSECS"
+	snap i1
+	delta i0 i1
+	diag "idle1$1 randstat: $(awk '$1 ~ /^sampler\.cpu[0-9]+\.(samples|dormancies|overruns)$/ {
+		printf "%s %s ", substr($1, 9), $2 }' /tmp/delta)"
+}
+idle1 a
 for r in b c; do
 	rmmod randstat
 	loc_rate idle0$r sleep "$LSECS"
 	insmod /randstat.ko
 	sleep 1
-	loc_rate idle1$r sleep "$LSECS"
+	idle1 $r
+done
+# Each window, as a diagnostic: a mean that fails shows whether one window
+# or all of them did.
+for f in /tmp/loc.idle0a /tmp/loc.idle0b /tmp/loc.idle0c /tmp/loc.idle1a /tmp/loc.idle1b \
+	/tmp/loc.idle1c; do
+	diag "${f#/tmp/loc.}: $(tr '\n' ' ' <"$f")"
 done
 for w in 0 1; do
 	awk '{ r[$1] += $2 / 3 } END { for (c in r) printf "%s %.1f\n", c, r[c] }' \

@@ -1,7 +1,8 @@
 #!/bin/bash
 # Install, from Debian's packages, what building and testing randstat
-# needs.  Does nothing when everything is there; as root it runs apt-get,
-# otherwise it names the missing packages and fails.
+# needs, and the prof suite's d3-flame-graph template from the npm
+# registry (tests/d3fg.sh).  Does nothing when everything is there; as
+# root it runs apt-get, otherwise it names the missing packages and fails.
 #
 #   deps.sh          everything make check needs
 #   deps.sh demo     what make demo needs (no kernel source for KUnit)
@@ -23,21 +24,46 @@ packages=(
 		debootstrap systemd			# tests/deb.sh's chroot, units
 		prometheus-node-exporter prometheus curl	# its node_exporter
 		sysstat						# the fuse suite
-		linux-perf trace-cmd bpftrace)			# the trace suite
+		linux-perf trace-cmd bpftrace			# the trace suite
+		chromium)					# the prof suite's flame graph
+# npm, for the prof suite's d3-flame-graph: Debian's package, unless an
+# npm is there already (Node.js from elsewhere bundles one, and its
+# package conflicts with Debian's npm).
+[ "${1:-}" = demo ] || command -v npm >/dev/null || packages+=(npm)
 
 missing=()
 for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 		grep -q 'install ok installed' || missing+=("$p")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "randstat: missing Debian packages: ${missing[*]}" >&2
-	echo "  sudo apt-get install ${missing[*]}" >&2
-	exit 1
+if [ ${#missing[@]} -gt 0 ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "randstat: missing Debian packages: ${missing[*]}" >&2
+		echo "  sudo apt-get install ${missing[*]}" >&2
+		exit 1
+	fi
+	echo "# deps: installing ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >/dev/null
+	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
-echo "# deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >/dev/null
-apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
+[ "${1:-}" = demo ] && exit 0
+
+# The prof suite's flame graph template (tests/d3fg.sh): d3-flame-graph
+# from the npm registry, pinned, into the cache (no root needed).
+# shellcheck source=tests/d3fg.sh
+. "$(dirname "$0")/d3fg.sh"
+d3fg_ok() {
+	[ -f "$D3FG_TEMPLATE" ] &&
+		[ "$(sha256sum <"$D3FG_TEMPLATE" | cut -d' ' -f1)" = "$D3FG_SHA256" ]
+}
+if ! d3fg_ok; then
+	echo "# deps: npm install d3-flame-graph@$D3FG_VERSION into $D3FG_DIR"
+	rm -rf "$D3FG_DIR"
+	mkdir -p "$D3FG_DIR"
+	npm install --prefix "$D3FG_DIR" --no-save --no-package-lock --no-audit \
+		--no-fund --ignore-scripts --loglevel=error \
+		"d3-flame-graph@$D3FG_VERSION" >"$D3FG_DIR.log" 2>&1 ||
+		{ echo "randstat: npm install d3-flame-graph@$D3FG_VERSION failed (see $D3FG_DIR.log)" >&2; exit 1; }
+	d3fg_ok || { echo "randstat: $D3FG_TEMPLATE missing or not $D3FG_VERSION's (sha256)" >&2; exit 1; }
+fi

@@ -13,7 +13,9 @@
 # (default tests/out/vm), RANDSTAT_SECS (seconds per workload, default 3),
 # RANDSTAT_VM_TIMEOUT (seconds, default 900), RANDSTAT_DISK_IOPS (the
 # virtio disk's IOPS limit, default 100; 0: no disk), RANDSTAT_SMP (QEMU's
-# -smp, default 2).
+# -smp, default 2), RANDSTAT_KEEP_DISK (1: leave the disk's image,
+# $RANDSTAT_OUT/NAME.disk.img, for the host to read what the guest wrote
+# there: the prof suite).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -81,7 +83,7 @@ if [ "${RANDSTAT_INTERACTIVE:-0}" = 1 ]; then
 	# The suite, then a shell in the guest on this terminal (make demo
 	# INTERACTIVE=1): no time limit; Ctrl-A X leaves QEMU.
 	"${qemu[@]}" || status=$?
-	[ -n "${img:-}" ] && rm -f "$img"
+	[ -n "${img:-}" ] && [ "${RANDSTAT_KEEP_DISK:-0}" != 1 ] && rm -f "$img"
 	exit "$status"
 elif [ "${RANDSTAT_LIVE:-0}" = 1 ]; then
 	# Show what the suite prints as it prints it (make demo).
@@ -93,7 +95,7 @@ else
 	timeout --kill-after=10 "$limit" "${qemu[@]}" \
 		</dev/null >"$log" 2>&1 || status=$?
 fi
-[ -n "${img:-}" ] && rm -f "$img"
+[ -n "${img:-}" ] && [ "${RANDSTAT_KEEP_DISK:-0}" != 1 ] && rm -f "$img"
 
 # The KTAP, without the serial line's carriage returns.
 tr -d '\r' <"$log" | sed -n '/^RANDSTAT-KTAP-BEGIN/,/^RANDSTAT-KTAP-END/p' |

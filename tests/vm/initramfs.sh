@@ -14,8 +14,8 @@
 # (fusermount3) and prometheus-node-exporter, each with its shared
 # libraries (from ldd), the terminfo entry for TERM=dumb, and the
 # kernel's fuse.ko (not loaded at boot).  With RANDSTAT_TRACE_OUT set,
-# a second archive for the trace suite: OUT and a third segment of perf,
-# trace-cmd and bpftrace (below).
+# a second archive for the trace and prof suites: OUT and a third segment
+# of perf, trace-cmd and bpftrace (below).
 # The kernel unpacks concatenated cpio archives one after the other.
 #
 # Env: MODDIR (the guest kernel's modules; run.sh sets it), RANDSTAT_KO (default

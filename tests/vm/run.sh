@@ -16,6 +16,12 @@
 #             interface, perf, trace-cmd and bpftrace (Debian's
 #             linux-perf, trace-cmd and bpftrace, in a larger initramfs
 #             that only this boot carries)
+#   prof      profiling without aliasing: tests/progs/twofn (f and g 1 ms
+#             each every 4 ms) under perf's cpu-clock at 250 Hz, which
+#             aliases, and under randstat:sample, which must not; then, on
+#             this host, perf script report flamegraph of the guest's
+#             profile with d3-flame-graph, rendered by headless Chromium
+#             (tests/vm/flamegraph.sh; the trace suite's initramfs)
 #   top       randstat top over the randstat:sample tracepoint: a user
 #             spinner, a system-call loop and two threads on cpu1 against
 #             4 sigma, plain and --json output, -n, -t, signals, errors
@@ -90,7 +96,7 @@ make -s -C "$repo/bench/progs" iso >&2 || die "building bench/progs/iso failed"
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main tickless nohzfull reader trace top attack fuse}
+	suites=${VM_SUITES:-main tickless nohzfull reader trace prof top attack fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?
@@ -275,9 +281,10 @@ run_suites() {
 	local pre=$1 s name extra start finished line rest infx rd
 	export KERNEL MODDIR RANDSTAT_KO=$ko
 	initrd=$out/initramfs-$kver.cpio.gz
-	# The trace suite boots a larger archive: the same and the tools.
+	# The trace and prof suites boot a larger archive: the same and the
+	# tools.
 	trace_initrd=
-	case " $suites " in *" trace "*) trace_initrd=$out/initramfs-$kver-trace.cpio.gz ;; esac
+	case " $suites " in *" trace "*|*" prof "*) trace_initrd=$out/initramfs-$kver-trace.cpio.gz ;; esac
 	if ! env ${kernel_env[@]+"${kernel_env[@]}"} RANDSTAT_TRACE_OUT="$trace_initrd" \
 		bash "$here/initramfs.sh" "$initrd" >&2; then
 		fail "${pre:+$pre: }initramfs for $kver"
@@ -300,13 +307,24 @@ run_suites() {
 			tcg=single ;;
 		esac
 		rd=$initrd
-		[ "$s" = trace ] && rd=$trace_initrd
+		case $s in trace|prof) rd=$trace_initrd ;; esac
+		# The prof suite leaves its profile on the scratch disk.
+		keep=0
+		[ "$s" = prof ] && keep=1
 		echo "# vm: booting ${pre:+$pre ($kver) }$s ${extra:+($extra) }$(date +%T)" >&2
 		start=$SECONDS
 		finished=1
 		env ${kernel_env[@]+"${kernel_env[@]}"} RANDSTAT_TCG_THREAD=$tcg \
+			RANDSTAT_KEEP_DISK=$keep \
 			bash "$here/boot.sh" "$name" "$s" "$rd" "$extra" || finished=0
 		echo "# vm: ${pre:+$pre }$s done in $((SECONDS - start)) s" >&2
+		# Its host half: the flame graph (KTAP too, folded in below).
+		host=
+		if [ "$s" = prof ]; then
+			host=$out/$name-host.ktap
+			bash "$here/flamegraph.sh" "$out/$name.disk.img" "$out/$name" >"$host" 2>&1
+			rm -f "$out/$name.disk.img"
+		fi
 		infx=0
 		while IFS= read -r line; do
 			# The reader suite's fixtures (capture-fixtures.sh): not KTAP.
@@ -330,7 +348,7 @@ run_suites() {
 			"KTAP version"*|[0-9]*..[0-9]*) ;;
 			*)	echo "# $line" ;;
 			esac
-		done <"$out/$name.ktap" >>"$body"
+		done < <(cat "$out/$name.ktap" ${host:+"$host"}) >>"$body"
 		n=$((n + 1))
 		if [ "$finished" -eq 1 ]; then
 			echo "ok $n ${pre:+$pre: }$s: guest ran to the end ($((SECONDS - start)) s)" >>"$body"

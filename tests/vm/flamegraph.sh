@@ -36,7 +36,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 img=${1:?usage: flamegraph.sh DISK_IMAGE DIR}
 dir=${2:?usage: flamegraph.sh DISK_IMAGE DIR}
-cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
 # The pinned template (tests/deps.sh installs it and checks its sha256).
 # shellcheck source=tests/d3fg.sh
 . "$repo/tests/d3fg.sh"
@@ -92,10 +91,10 @@ command -v perf >/dev/null || diag "perf missing: apt-get install linux-perf"
 # flamegraph NAME OUT [SCRIPT]: perf script report flamegraph (or perf
 # script -s SCRIPT) on NAME/perf.data, the HTML into NAME/OUT.
 flamegraph() {
-	local how=(report flamegraph)
-	[ -n "${3:-}" ] && how=(-s "$3" --)
+	local args=(report flamegraph)
+	[ -n "${3:-}" ] && args=(-s "$3" --)
 	(cd "$dir/$1" && HOME="$dir/home" \
-		perf script "${how[@]}" --template "$D3FG_TEMPLATE" -o "$2" \
+		perf script "${args[@]}" --template "$D3FG_TEMPLATE" -o "$2" \
 		>"$dir/$1.report.out" 2>&1)
 }
 for n in rs clk; do
@@ -182,6 +181,7 @@ done
 # script; the DOM it then holds must have SVG frames titled f and g under
 # twofn, and its screenshot must not be blank (many colours, and a good
 # part of it not the white background).
+# shellcheck disable=SC2054 # the comma is --window-size's
 chrome=(chromium --headless --no-sandbox --disable-gpu --no-first-run
 	--disable-background-networking --disable-component-update --disable-sync
 	--disable-dev-shm-usage --hide-scrollbars --window-size=1400,700
@@ -197,10 +197,10 @@ if command -v chromium >/dev/null; then
 	nt=$(grep -aoE '<title>twofn \([0-9]+\) \([^<]*</title>' "$dir/rs/dom.html" | head -n 1)
 	nframes=$(grep -ao 'class="frame"' "$dir/rs/dom.html" | wc -l)
 	diag "Chromium's DOM: $nframes frames; $nt $nf $ng"
-	[ "$st" -eq 0 ] && [ -n "$nf" ] && [ -n "$ng" ] && [ -n "$nt" ] || {
+	if [ "$st" -ne 0 ] || [ -z "$nf" ] || [ -z "$ng" ] || [ -z "$nt" ]; then
 		st=1
 		sed 's/^/# chromium: /' "$dir/chromium.err" | tail -n 10
-	}
+	fi
 	check $st "Chromium renders rs/flamegraph.html with frames for twofn, f and g"
 	timeout 120 "${chrome[@]}" --user-data-dir="$prof" --screenshot="$dir/rs/flamegraph.png" \
 		"$url" >/dev/null 2>>"$dir/chromium.err"

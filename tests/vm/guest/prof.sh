@@ -112,6 +112,11 @@ if [ ! -x /usr/bin/perf ]; then
 fi
 
 # --- fixed rate: perf's cpu-clock at 250 Hz ----------------------------------
+# What plain `perf record -F 250` records here (a diagnostic: the event
+# below is named, so that a guest with a PMU would still test the same).
+perf record -q -F 250 -a -o /tmp/plain.data -- sleep 0.1 >/dev/null 2>&1
+diag "perf record -F 250 without -e records: $(perf evlist -i /tmp/plain.data 2>&1 | tr '\n' ' ')"
+rm -f /tmp/plain.data
 profile clk -e cpu-clock -F 250
 _st=$?
 awk -v st="$_st" -v fns="$(wlval f_ns)" -v gns="$(wlval g_ns)" -v wall="$(wlval wall_ns)" \

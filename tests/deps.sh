@@ -61,6 +61,11 @@ if ! d3fg_ok; then
 	echo "# deps: npm install d3-flame-graph@$D3FG_VERSION into $D3FG_DIR"
 	rm -rf "$D3FG_DIR"
 	mkdir -p "$D3FG_DIR"
+	# npm's Node.js trusts its own CA list; the system's (which holds a
+	# site's proxy CA, if any) too, unless the caller chose otherwise.
+	if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
+		export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+	fi
 	npm install --prefix "$D3FG_DIR" --no-save --no-package-lock --no-audit \
 		--no-fund --ignore-scripts --loglevel=error \
 		"d3-flame-graph@$D3FG_VERSION" >"$D3FG_DIR.log" 2>&1 ||

@@ -204,7 +204,7 @@ for f in /usr/bin/perf /usr/bin/trace-cmd /usr/bin/bpftrace; do
 done
 # Named by the tools' and this script's checksums: an upgrade rebuilds.
 seg=$cache/initramfs-tools-$( { cat "$0"; for f in ${tools[@]+"${tools[@]}"}; do
-	ls -lL "$f"; ldd "$f"; done; } | cksum | cut -d' ' -f1).cpio.gz
+	ls -lL "$f"; ldd "$f" | sed 's/ (0x[0-9a-f]*)$//'; done; } | cksum | cut -d' ' -f1).cpio.gz
 if [ ! -s "$seg" ]; then
 	echo "# initramfs: building $seg (${tools[*]:-no tools})" >&2
 	rm -rf "$root"

@@ -138,7 +138,7 @@ fi
 for f in "$repo"/bench/guest/*.sh; do
 	if [ -f "$f" ]; then cp "$f" "$root/tests/"; fi
 done
-for p in iso evader loop; do
+for p in iso evader loop work; do
 	if [ -x "$repo/bench/progs/$p" ]; then cp "$repo/bench/progs/$p" "$root/progs/"; fi
 done
 # The guest has no libc: the reader goes in linked statically.

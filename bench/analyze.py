@@ -4,7 +4,7 @@
 bench/guest/bench.sh), compute shares, errors and confidence intervals,
 write CSV, results.md and gnuplot inputs, print KTAP.
 
-  analyze.py OUTDIR NORMAL.ktap NOHZ.ktap NORMAL_OK NOHZ_OK MODE
+  analyze.py OUTDIR NORMAL.ktap NOHZ.ktap NORMAL_OK NOHZ_OK MODE [INTERF.ktap INTERF_OK]
 
 Statistics (as tests/vm/guest/judge.awk): randstat's share of a class is
 its share of the samples cpu1 took in the window (the count estimator,
@@ -161,6 +161,213 @@ def hist_quantile(h, b, q):
     return b[-1]
 
 
+# --- interference (the paper's section 5.1, figure 2) -------------------------
+# bench/guest/interf.sh: one boot; a user-only program on cpu1 (bench/
+# progs/work) while a UDP flood on cpu0 has its NET_RX work steered to
+# cpu1 (rps_cpus = 2) every other second and kept on cpu0 (0) in between.
+#
+# Statistics.  randstat's time for a class of the program over a set of
+# bins is its count estimator, k/n x T_s (k the program's samples in the
+# class, n all of cpu1's samples, T_s their weight_ns: the sampled time),
+# and from n samples it has the binomial standard error
+# sqrt(k (1 - k/n)) / n x T_s.  A count of 0 still has an uncertainty of
+# one sample: sigma is taken at max(k, 1) (the Poisson sd of a count near
+# 0 is about sqrt(k + 1)).  Assertions are at 4 sigma, reports at 95%
+# (1.96 sigma).  The kernel's utime and stime are whole USER_HZ ticks:
+# one tick (10 ms) of truncation is allowed on them.
+#
+# The true user time is the program's iterations times the time per
+# iteration of the phases without interference around them (the control
+# bins within INTERF_CAL_BINS readings, the first bin after a switch left
+# out); its standard error comes from how much the time per iteration of
+# single control bins scatters about that local value.  The emulator's
+# speed moves with the host's load (measured: 2-4x between bins a second
+# apart), which is why the phases alternate.  The tracepoints give a
+# second, exact reference in the guest's own time: the program's runtime
+# less the time cpu1 spent in softirq (and hardirq) while it was current.
+INTERF_CAL_BINS = 4
+TICK_S = 0.01
+
+
+def parse_interf(path):
+    G, X, E, I = [], {}, [], []
+    if not path or not os.path.exists(path):
+        return G, X, E, I
+    for line in open(path, errors="replace"):
+        w = line.split()
+        if not w:
+            continue
+        if w[0] == "G":
+            d = {}
+            for i in range(1, len(w) - 1, 2):
+                try:
+                    d[w[i]] = float(w[i + 1])
+                except ValueError:
+                    d[w[i]] = w[i + 1]
+            G.append(d)
+        elif w[0] == "X":
+            X = keyed(w, {}, 1)
+        elif w[0] == "E":
+            E.append(" ".join(w[1:]))
+        elif w[0] == "I":
+            I.append(" ".join(w[1:]))
+    return G, X, E, I
+
+
+def count_sd(k, n, ts):
+    """The sd of k/n x ts, k of n samples (binomial; k at least 1)."""
+    if n <= 0:
+        return float("nan")
+    k = max(k, 1)
+    return math.sqrt(k * max(1 - k / n, 0)) / n * ts
+
+
+def interference(k, path, ok, out):
+    """Assertions, KTAP diagnostics, interf.csv, interf_{with,without}.dat;
+    returns results.md lines."""
+    k.result(ok == "1", "bench: the interference guest ran to the end")
+    G, X, E, I = parse_interf(path)
+    for e in E:
+        k.diag(f"interference guest: {e}")
+    names = ("interference: NET_RX work landed on cpu1 in the phases with RPS to cpu1, not in the others",
+             "interference: the kernel charges the program's stime for it: stime > randstat's system + 4 sigma",
+             "interference: randstat's system time of the program is 0 within 4 sigma",
+             "interference: randstat's user time of the program = its true work within 4 sigma")
+    bins = []
+    for a, b in zip(G, G[1:]):
+        if b.get("rps") not in (0.0, 2.0):
+            continue
+        x = {f: b[f] - a[f] for f in ("t_ns", "iters", "utime", "stime", "rt_ns", "netrx0", "netrx1")}
+        for f in ("n", "ts", "nu", "ns", "nsi", "nirq", "noth", "wu", "ws", "wsi",
+                  "si_ns", "hi_ns", "late_u", "late_si"):
+            x[f] = b.get(f, 0.0)
+        x["rps"] = int(b["rps"])
+        x["t"] = (b["t_ns"] - G[0]["t_ns"]) / 1e9
+        x["first"] = not bins or bins[-1]["rps"] != x["rps"]
+        bins.append(x)
+    if len(bins) < 8 or not any(x["rps"] for x in bins) or all(x["rps"] for x in bins):
+        k.diag(f"interference: {len(bins)} readings, not both phases: nothing to judge")
+        for nm in names:
+            k.result(False, nm)
+        return []
+    hz = X.get("clk_tck", 100) or 100
+    # the calibration: the time per iteration of the control bins near each bin
+    ctl = [i for i, x in enumerate(bins) if x["rps"] == 0 and not x["first"] and x["iters"] > 0]
+    for i, x in enumerate(bins):
+        near = [j for j in ctl if abs(j - i) <= INTERF_CAL_BINS] or ctl
+        x["c"] = sum(bins[j]["rt_ns"] for j in near) / sum(bins[j]["iters"] for j in near)
+        x["true_user"] = x["iters"] * x["c"] / 1e9
+    resid = [bins[j]["rt_ns"] / bins[j]["iters"] / bins[j]["c"] - 1 for j in ctl]
+    s_rel = statistics.stdev(resid) if len(resid) > 1 else float("nan")
+
+    def phase(p):
+        v = [x for x in bins if x["rps"] == p]
+        S = lambda f: sum(x[f] for x in v)
+        r = {"bins": len(v), "T": S("t_ns") / 1e9, "n": S("n"), "ts": S("ts") / 1e9,
+             "iters": S("iters"), "rt": S("rt_ns") / 1e9, "si": S("si_ns") / 1e9,
+             "hi": S("hi_ns") / 1e9, "utime": S("utime") / hz, "stime": S("stime") / hz,
+             "netrx1": S("netrx1"), "netrx0": S("netrx0"), "true_user": S("true_user"),
+             "true_sd": math.sqrt(sum((x["true_user"] * s_rel) ** 2 for x in v))}
+        for c, f in (("user", "nu"), ("system", "ns"), ("softirq", "nsi")):
+            kk = S(f)
+            r["k_" + c] = kk
+            r["rs_" + c] = kk / r["n"] * r["ts"] if r["n"] else float("nan")
+            r["sd_" + c] = count_sd(kk, r["n"], r["ts"])
+        r["w_user"], r["w_system"], r["w_softirq"] = S("wu") / 1e9, S("ws") / 1e9, S("wsi") / 1e9
+        r["late_u"] = S("late_u") / max(S("nu"), 1) / 1e3
+        r["late_si"] = S("late_si") / max(S("nsi"), 1) / 1e3
+        r["exact_lo"] = r["rt"] - r["si"] - r["hi"]
+        r["exact_hi"] = r["rt"] - r["si"]
+        return r
+
+    P = {"without": phase(0), "with": phase(2)}
+    for nm, r in P.items():
+        k.diag(f"interference, {nm} ({r['bins']} readings, {r['T']:.2f} s, n {r['n']:.0f} samples of cpu1): "
+               f"kernel utime {r['utime']:.2f} s stime {r['stime']:.2f} s; randstat user "
+               f"{r['rs_user']:.3f} +- {1.96 * r['sd_user']:.3f} s, system {r['rs_system']:.3f} +- "
+               f"{1.96 * r['sd_system']:.3f} s ({r['k_system']:.0f} samples), softirq {r['rs_softirq']:.3f} s "
+               f"(weight_ns sums: user {r['w_user']:.3f}, system {r['w_system']:.3f}, softirq {r['w_softirq']:.3f}); "
+               f"true user (iterations) {r['true_user']:.3f} +- {1.96 * r['true_sd']:.3f} s; runtime {r['rt']:.3f} s, "
+               f"exact softirq {r['si']:.3f} s, hardirq {r['hi']:.3f} s, so user {r['exact_lo']:.3f}-{r['exact_hi']:.3f} s; "
+               f"NET_RX cpu1 {r['netrx1']:.0f}, cpu0 {r['netrx0']:.0f}; mean lateness of its user samples "
+               f"{r['late_u']:.0f} us, softirq samples {r['late_si']:.0f} us")
+    k.diag(f"interference: calibration {len(ctl)} control readings, time per iteration "
+           f"{min(x['c'] for x in bins):.3f}-{max(x['c'] for x in bins):.3f} ns (local), single readings "
+           f"scatter {100 * s_rel:.1f}% about it; cpu1 /proc/stat over the run: "
+           + " ".join(f"{c} {X.get('stat1_' + c, 0):.0f}" for c in ("user", "system", "softirq", "idle"))
+           + f" ticks; ksoftirqd/1 {X.get('nksi', 0):.0f} samples; datagrams sent {X.get('sent', 0):.0f} "
+           f"received {X.get('received', 0):.0f}")
+    w, wo = P["with"], P["without"]
+    # 1. the work went where it was sent
+    k.result(w["netrx1"] >= 100 and wo["netrx1"] <= 0.01 * w["netrx1"] and w["si"] > 0, names[0])
+    # 2. the kernel's charge, against randstat's system estimate
+    sd = w["sd_system"]
+    k.diag(f"  with interference: kernel stime {w['stime']:.3f} s (less one tick {w['stime'] - TICK_S:.3f}), "
+           f"randstat system {w['rs_system']:.3f} s + 4 sigma {4 * sd:.3f} = {w['rs_system'] + 4 * sd:.3f} s")
+    k.result(w["stime"] - TICK_S > w["rs_system"] + 4 * sd, names[1])
+    # 3. randstat's system time, against the truth: the program makes no
+    # system call; 0 within 4 sigma (sigma at max(k, 1) samples)
+    k.diag(f"  with interference: randstat system {w['rs_system']:.3f} s ({w['k_system']:.0f} samples of "
+           f"{w['n']:.0f}), 4 sigma {4 * sd:.3f} s; without: {wo['rs_system']:.3f} s ({wo['k_system']:.0f} samples)")
+    k.result(w["rs_system"] <= 4 * sd, names[2])
+    # 4. randstat's user time, against the true work
+    tol = 4 * math.sqrt(w["sd_user"] ** 2 + w["true_sd"] ** 2)
+    k.diag(f"  with interference: randstat user {w['rs_user']:.3f} s, true (iterations x calibration) "
+           f"{w['true_user']:.3f} s, difference {w['rs_user'] - w['true_user']:+.3f} s, tolerance 4 sigma "
+           f"{tol:.3f} s (randstat {w['sd_user']:.3f}, calibration {w['true_sd']:.3f}); the tracepoints' "
+           f"{w['exact_lo']:.3f}-{w['exact_hi']:.3f} s")
+    # judged only with a reference good to a quarter of the true value at
+    # 4 sigma: a calibration that noisy could not tell any answer wrong
+    if not tol < 0.25 * w["true_user"]:
+        k.diag(f"  the calibration is too noisy to judge: 4 sigma {tol:.3f} s >= a quarter of {w['true_user']:.3f} s")
+    k.result(abs(w["rs_user"] - w["true_user"]) <= tol < 0.25 * w["true_user"], names[3])
+
+    # --- files: per reading, and cumulative per phase for the plot
+    cols = ["t", "rps", "iters", "rt_ns", "utime", "stime", "n", "ts", "nu", "ns", "nsi", "nirq",
+            "noth", "wu", "ws", "wsi", "si_ns", "hi_ns", "c", "true_user", "netrx0", "netrx1"]
+    with open(f"{out}/interf.csv", "w") as f:
+        f.write(",".join(cols) + "\n")
+        for x in bins:
+            f.write(",".join(f"{x[c]:.6g}" for c in cols) + "\n")
+    for nm, p in (("without", 0), ("with", 2)):
+        acc = dict.fromkeys(("T", "n", "ts", "nu", "ns", "nsi", "utime", "stime", "true", "rt", "si", "hi"), 0.0)
+        with open(f"{out}/interf_{nm}.dat", "w") as f:
+            f.write("# t_s kernel_stime rs_system rs_sys_lo rs_sys_hi kernel_utime rs_user rs_user_lo "
+                    "rs_user_hi true_user exact_user_lo exact_user_hi rs_softirq exact_softirq\n")
+            f.write("0" + " 0" * 13 + "\n")
+            for x in bins:
+                if x["rps"] != p:
+                    continue
+                for a_, b_ in (("T", "t_ns"), ("n", "n"), ("ts", "ts"), ("nu", "nu"), ("ns", "ns"),
+                               ("nsi", "nsi"), ("utime", "utime"), ("stime", "stime"),
+                               ("rt", "rt_ns"), ("si", "si_ns"), ("hi", "hi_ns")):
+                    acc[a_] += x[b_]
+                acc["true"] += x["true_user"]
+                ts_ = acc["ts"] / 1e9
+                est = {c: acc[c] / acc["n"] * ts_ for c in ("nu", "ns", "nsi")}
+                sds = {c: count_sd(acc[c], acc["n"], ts_) for c in ("nu", "ns")}
+                f.write(f"{acc['T'] / 1e9:.3f} {acc['stime'] / hz:.3f} {est['ns']:.4f} "
+                        f"{max(est['ns'] - 1.96 * sds['ns'], 0):.4f} {est['ns'] + 1.96 * sds['ns']:.4f} "
+                        f"{acc['utime'] / hz:.3f} {est['nu']:.4f} {est['nu'] - 1.96 * sds['nu']:.4f} "
+                        f"{est['nu'] + 1.96 * sds['nu']:.4f} {acc['true']:.4f} "
+                        f"{(acc['rt'] - acc['si'] - acc['hi']) / 1e9:.4f} {(acc['rt'] - acc['si']) / 1e9:.4f} "
+                        f"{est['nsi']:.4f} {acc['si'] / 1e9:.4f}\n")
+    md = ["", "## Interference (the paper's section 5.1)", "",
+          "A user-only program on cpu1 (bench/progs/work) while a UDP flood on cpu0 has its NET_RX "
+          "work steered to cpu1 by RPS every other second.  Times in seconds over the phases with and "
+          "without interference; randstat ± 95%.", "",
+          "| phase | s | kernel stime | kernel utime | randstat system | randstat user | randstat softirq "
+          "| true user (iterations) | user by tracepoints | exact softirq | lateness us (user / softirq samples) |",
+          "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for nm in ("without", "with"):
+        r = P[nm]
+        md.append(f"| {nm} | {r['T']:.2f} | {r['stime']:.2f} | {r['utime']:.2f} | {r['rs_system']:.3f} ± "
+                  f"{1.96 * r['sd_system']:.3f} | {r['rs_user']:.3f} ± {1.96 * r['sd_user']:.3f} | "
+                  f"{r['rs_softirq']:.3f} | {r['true_user']:.3f} ± {1.96 * r['true_sd']:.3f} | "
+                  f"{r['exact_lo']:.3f}-{r['exact_hi']:.3f} | {r['si']:.3f} | {r['late_u']:.0f} / {r['late_si']:.0f} |")
+    return md
+
+
 class Ktap:
     def __init__(self):
         self.lines, self.n, self.failed = [], 0, 0
@@ -182,6 +389,7 @@ class Ktap:
 
 def main():
     out, fnormal, fnohz, okn, okz, mode = sys.argv[1:7]
+    finterf, oki = (sys.argv[7:9] + ["", "0"])[:2] if len(sys.argv) > 7 else ("", None)
     os.makedirs(out, exist_ok=True)
     normal, nohz = parse(fnormal), parse(fnohz)
     k = Ktap()
@@ -557,6 +765,8 @@ def main():
                "| samples n | rms error (points) | theory sigma (points) | seeds |", "|---|---|---|---|"]
         for n, rms, th, m in conv_rows[::2]:
             md.append(f"| {n:.0f} | {100 * rms:.2f} | {100 * th:.2f} | {m} |")
+    if oki is not None:
+        md += interference(k, finterf, oki, out)
     open(f"{out}/results.md", "w").write("\n".join(md) + "\n")
     k.dump()
     sys.exit(1 if k.failed else 0)

@@ -47,3 +47,37 @@ set xlabel "evader margin before the tick, ms"
 plot "sweep_margin.dat" using 1:2 with linespoints pt 7 lc rgb "red" title "/proc/stat", \
      "" using 1:3:4 with yerrorbars pt 5 lc rgb "blue" title "randstat", 0 with lines lc rgb "black" notitle
 unset multiplot
+
+# The interference experiment (the paper's figure 2): the program's time,
+# summed over the phases with and without NET_RX work on cpu1, against
+# the time spent in them.
+if (system("test -s interf_with.dat && echo 1") eq "1") {
+set output "interference.png"
+set terminal pngcairo size 1400,560 noenhanced font ",10"
+set multiplot layout 1,2 title "A user-only program on cpu1, with (solid) and without (dashed) a UDP flood's softirq work steered to it"
+unset logscale
+set xtics norotate
+set key top left
+set xlabel "time in the phase, s"
+set ylabel "system time charged to the program, s"
+set title "System time (the paper's figure 2)"
+plot "interf_with.dat" using 1:4:5 with filledcurves lc rgb "#c8d8ff" title "randstat system, 95%", \
+     "" using 1:2 with lines lw 2 lc rgb "red" title "kernel stime (/proc/PID/stat), with", \
+     "" using 1:3 with lines lw 2 lc rgb "blue" title "randstat system, with", \
+     "" using 1:13 with lines lw 1 dt 3 lc rgb "blue" title "randstat softirq, with (not charged as system)", \
+     "" using 1:14 with lines lw 1 lc rgb "dark-green" title "softirq by tracepoints (softirq_entry to _exit), with", \
+     "interf_without.dat" using 1:2 with lines lw 2 dt 2 lc rgb "red" title "kernel stime, without", \
+     "" using 1:3 with lines lw 2 dt 2 lc rgb "blue" title "randstat system, without", \
+     0 with lines lc rgb "black" title "true (no system calls)"
+set ylabel "user time, s"
+set title "User time"
+plot "interf_with.dat" using 1:8:9 with filledcurves lc rgb "#c8d8ff" title "randstat user, 95%", \
+     "" using 1:6 with lines lw 2 lc rgb "red" title "kernel utime, with", \
+     "" using 1:7 with lines lw 2 lc rgb "blue" title "randstat user, with", \
+     "" using 1:10 with lines lw 2 lc rgb "black" title "true (iterations x calibration), with", \
+     "" using 1:11 with lines lw 1 lc rgb "dark-green" title "runtime - softirq - hardirq (tracepoints), with", \
+     "interf_without.dat" using 1:6 with lines lw 2 dt 2 lc rgb "red" title "kernel utime, without", \
+     "" using 1:7 with lines lw 2 dt 2 lc rgb "blue" title "randstat user, without", \
+     "" using 1:10 with lines lw 2 dt 2 lc rgb "black" title "true, without"
+unset multiplot
+}

@@ -10,8 +10,12 @@
 #   bash bench/run.sh --short    the asserted workloads only, a few seconds
 #                                each (bench/results/short/)
 #
+# and a third boot in either mode: the interference experiment
+# (bench/guest/interf.sh, Documentation/benchmark.rst).
+#
 # Env: KERNEL / MODDIR / KDIR as for tests/vm/run.sh; BENCH_OUT (results
-# directory); RANDSTAT_SECS (seconds per workload: 3 short, 5 full).
+# directory); RANDSTAT_SECS (seconds per workload: 3 short, 5 full);
+# RANDSTAT_INTERF_SECS (the interference run: 16 short, 60 full).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -72,11 +76,20 @@ echo "# bench: booting the normal guest ($mode, ${secs}s a workload) $(date +%T)
 bash "$repo/tests/vm/boot.sh" bench_normal bench "$initrd" "bench_mode=$mode" || ok_n=0
 echo "# bench: booting the nohz_full=1 guest $(date +%T)" >&2
 bash "$repo/tests/vm/boot.sh" bench_nohz bench "$initrd" "nohz_full=1 bench_mode=$mode" || ok_z=0
+# The interference experiment (bench/guest/interf.sh): its own boot, a
+# user-only program on cpu1 and a UDP flood whose NET_RX work RPS moves
+# to cpu1 every other second; RANDSTAT_INTERF_SECS (16 short, 60 full).
+isecs=${RANDSTAT_INTERF_SECS:-$([ "$mode" = short ] && echo 16 || echo 60)}
+ok_i=1
+echo "# bench: booting the interference guest (${isecs}s) $(date +%T)" >&2
+t_i=$SECONDS
+bash "$repo/tests/vm/boot.sh" bench_interf interf "$initrd" "interf_secs=$isecs" || ok_i=0
+echo "# bench: interference guest done in $((SECONDS - t_i)) s (the lock's wait included)" >&2
 echo "# bench: guests done in $((SECONDS - start)) s" >&2
 
 status=0
 python3 "$here/analyze.py" "$out" "$out/vm/bench_normal.ktap" "$out/vm/bench_nohz.ktap" \
-	"$ok_n" "$ok_z" "$mode" || status=$?
+	"$ok_n" "$ok_z" "$mode" "$out/vm/bench_interf.ktap" "$ok_i" || status=$?
 if [ "$mode" = full ] && command -v gnuplot >/dev/null; then
 	(cd "$out" && gnuplot "$here/plots.gp") || echo "bench: gnuplot failed" >&2
 fi

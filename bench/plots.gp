@@ -64,7 +64,7 @@ set title "System time (the paper's figure 2)"
 plot "interf_with.dat" using 1:4:5 with filledcurves lc rgb "#c8d8ff" title "randstat system, 95%", \
      "" using 1:2 with lines lw 2 lc rgb "red" title "kernel stime (/proc/PID/stat), with", \
      "" using 1:3 with lines lw 2 lc rgb "blue" title "randstat system, with", \
-     "" using 1:13 with lines lw 1 dt 3 lc rgb "blue" title "randstat softirq, with (not charged as system)", \
+     "" using 1:13 with lines lw 3 dt 3 lc rgb "purple" title "randstat softirq, with (not charged as system)", \
      "" using 1:14 with lines lw 1 lc rgb "dark-green" title "softirq by tracepoints (softirq_entry to _exit), with", \
      "interf_without.dat" using 1:2 with lines lw 2 dt 2 lc rgb "red" title "kernel stime, without", \
      "" using 1:3 with lines lw 2 dt 2 lc rgb "blue" title "randstat system, without", \

@@ -40,7 +40,6 @@
 #       stat1_CLASS (cpu1's /proc/stat over the run, USER_HZ ticks),
 #       sent/received (the flood's datagrams)
 #   I ..., E ...  information, what went wrong
-. /tests/lib.sh
 T=/sys/kernel/tracing
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
 S=${interf_secs:-16}

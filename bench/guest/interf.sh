@@ -38,7 +38,7 @@
 #   X k v ...   the run: secs, pid (the program's child), nksi
 #       (ksoftirqd/1's samples), nall (all cpu1 samples in the trace),
 #       stat1_CLASS (cpu1's /proc/stat over the run, USER_HZ ticks),
-#       sent/received (the flood's datagrams)
+#       sent/received (the flood's datagrams), clk_tck (USER_HZ)
 #   I ..., E ...  information, what went wrong
 T=/sys/kernel/tracing
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
@@ -163,5 +163,6 @@ awk -v s="$S" -v pid="$pid" 'FNR == 1 { f++ }
 	f == 2 { d = d " " $1 " " ($2 - a[$1]); next }
 	f == 3 { d = d " " $1 " " $2; next }
 	$1 == "udpflood" && $2 == "sent" { d = d " sent " $3 " received " $5 }
-	END { print "X secs " s " pid " pid d }' /tmp/stat.a /tmp/stat.b /tmp/ev /tmp/flood.out
+	$1 == "work" && $4 == "clk_tck" { d = d " clk_tck " $5 }
+	END { print "X secs " s " pid " pid d }' /tmp/stat.a /tmp/stat.b /tmp/ev /tmp/flood.out /tmp/work.out
 echo "I done"

@@ -239,7 +239,7 @@ def interference(k, path, ok, out):
             continue
         x = {f: b[f] - a[f] for f in ("t_ns", "iters", "utime", "stime", "rt_ns", "netrx0", "netrx1")}
         for f in ("n", "ts", "nu", "ns", "nsi", "nirq", "noth", "wu", "ws", "wsi",
-                  "si_ns", "hi_ns", "late_u", "late_si"):
+                  "si_ns", "hi_ns", "late_u", "late_si", "nin", "din", "nipi"):
             x[f] = b.get(f, 0.0)
         x["rps"] = int(b["rps"])
         x["t"] = (b["t_ns"] - G[0]["t_ns"]) / 1e9
@@ -276,6 +276,8 @@ def interference(k, path, ok, out):
         r["w_user"], r["w_system"], r["w_softirq"] = S("wu") / 1e9, S("ws") / 1e9, S("wsi") / 1e9
         r["late_u"] = S("late_u") / max(S("nu"), 1) / 1e3
         r["late_si"] = S("late_si") / max(S("nsi"), 1) / 1e3
+        r["nin"], r["nipi"] = S("nin"), S("nipi")
+        r["din_us"] = S("din") / max(S("nipi"), 1) / 1e3
         r["exact_lo"] = r["rt"] - r["si"] - r["hi"]
         r["exact_hi"] = r["rt"] - r["si"]
         return r
@@ -298,6 +300,11 @@ def interference(k, path, ok, out):
            + f" ticks; ksoftirqd/1 {X.get('nksi', 0):.0f} samples; datagrams sent {X.get('sent', 0):.0f} "
            f"received {X.get('received', 0):.0f}")
     w, wo = P["with"], P["without"]
+    k.diag(f"interference: where its softirq samples came (with): of {w['k_softirq']:.0f}, "
+           f"{w['nin']:.0f} inside a softirq action (softirq_entry to _exit) and {w['nipi']:.0f} in a timer "
+           f"interrupt within 100 us of the end of an IPI ({w['din_us']:.0f} us after it on average): a late "
+           f"sample taken where irq_exit() runs the RPS softirq; the exact softirq time is {w['si']:.3f} s "
+           f"in {w['T']:.2f} s")
     # 1. the work went where it was sent
     k.result(w["netrx1"] >= 100 and wo["netrx1"] <= 0.01 * w["netrx1"] and w["si"] > 0, names[0])
     # 2. the kernel's charge, against randstat's system estimate

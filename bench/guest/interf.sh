@@ -34,7 +34,10 @@
 #       softirq and in hardirq handlers while the program was current
 #       (tracepoints, below); late_u, late_si: the summed lateness of
 #       the program's user and softirq samples (each sample's time less
-#       the expiry the sampler had armed, from timer:hrtimer_start)
+#       the expiry the sampler had armed, from timer:hrtimer_start);
+#       nin: its softirq sample events taken between a softirq_entry and
+#       its exit; nipi those whose timer interrupt came within 100 us of
+#       the end of an IPI (call_function*_exit), din the summed gaps
 #   X k v ...   the run: secs, pid (the program's child), nksi
 #       (ksoftirqd/1's samples), nall (all cpu1 samples in the trace),
 #       stat1_CLASS (cpu1's /proc/stat over the run, USER_HZ ticks),
@@ -112,13 +115,18 @@ awk -v pid="$pid" 'FNR == NR {
 		insi = 0
 		next
 	}
-	if (ev ~ /_entry:$/) { h0 = ts; hin = 1; next }
+	if (ev ~ /_entry:$/) {
+		# the hardirq before this one, and the gap since it ended
+		pname = xname; pgap = ts - xt
+		h0 = ts; hin = 1; hname = ev
+		next
+	}
 	if (ev ~ /_exit:$/) {
 		if (hin) {
 			if (insi) shi += ts - h0
 			if (hp == pid && inside) hi[j] += ts - h0
 		}
-		hin = 0
+		hin = 0; xname = hname; xt = ts
 		next
 	}
 	if (ev == "hrtimer_start:") {
@@ -145,15 +153,23 @@ awk -v pid="$pid" 'FNR == NR {
 	late = rexp != "" ? ts - rexp : 0
 	if (fk == "user") { nu[j] += fs; wu[j] += fw; lu[j] += late }
 	else if (fk == "system") { ns[j] += fs; ws[j] += fw }
-	else if (fk == "softirq") { nsi[j] += fs; wsi[j] += fw; lsi[j] += late }
+	else if (fk == "softirq") {
+		nsi[j] += fs; wsi[j] += fw; lsi[j] += late
+		# where: inside a softirq action (softirq_entry to _exit),
+		# or in a timer interrupt that came within 100 us of the end
+		# of an IPI (RPS sends them; irq_exit() then runs the softirq
+		# with interrupts on, before its first softirq_entry)
+		if (insi) nin[j]++
+		if (pname ~ /^call_function/ && pgap < 100000) { nipi[j]++; din[j] += pgap }
+	}
 	else if (fk == "irq") nirq[j] += fs
 	else noth[j] += fs
 }
 END {
 	for (j = 1; j <= m; j++) {
 		sub(/^W /, "", line[j])
-		printf "G j %d %s n %d ts %.0f nu %d ns %d nsi %d nirq %d noth %d wu %.0f ws %.0f wsi %.0f si_ns %.0f hi_ns %.0f late_u %.0f late_si %.0f\n",
-			j - 1, line[j], n[j], tw[j], nu[j], ns[j], nsi[j], nirq[j], noth[j], wu[j], ws[j], wsi[j], si[j], hi[j], lu[j], lsi[j]
+		printf "G j %d %s n %d ts %.0f nu %d ns %d nsi %d nirq %d noth %d wu %.0f ws %.0f wsi %.0f si_ns %.0f hi_ns %.0f late_u %.0f late_si %.0f nin %d din %.0f nipi %d\n",
+			j - 1, line[j], n[j], tw[j], nu[j], ns[j], nsi[j], nirq[j], noth[j], wu[j], ws[j], wsi[j], si[j], hi[j], lu[j], lsi[j], nin[j], din[j], nipi[j]
 	}
 	print "nksi " nksi + 0 >"/tmp/ev"
 	print "nall " nall + 0 >"/tmp/ev"

@@ -114,27 +114,6 @@ static int add_path(const char ***paths, unsigned int *n, const char *p)
 	return 0;
 }
 
-static bool parse_interval(const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return !errno && end != s && !*end && isfinite(*v) && *v > 0 &&
-	       *v <= 366 * 86400.0;
-}
-
-static bool parse_count(const char *s, unsigned long long *v)
-{
-	char *end;
-
-	if (*s < '1' || *s > '9')
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return !errno && !*end;
-}
-
 /* Returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
@@ -174,10 +153,10 @@ static int parse_args(int argc, char **argv, struct options *o)
 	npos = argc - optind;
 	if (npos > 2)
 		return usage_error("too many arguments: %s", argv[optind + 2]);
-	if (npos >= 1 && !parse_interval(argv[optind], &o->interval))
+	if (npos >= 1 && !rs_parse_interval(argv[optind], &o->interval))
 		return usage_error("INTERVAL must be a number of seconds above 0: '%s'",
 				   argv[optind]);
-	if (npos == 2 && !parse_count(argv[optind + 1], &o->count))
+	if (npos == 2 && !rs_parse_count(argv[optind + 1], &o->count))
 		return usage_error("COUNT must be a whole number above 0: '%s'",
 				   argv[optind + 1]);
 	if ((o->nstat > 1 || o->nrs > 1) && o->nstat != o->nrs)

@@ -10,6 +10,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -801,4 +802,40 @@ enum rs_status rs_load_randstat(const char *path, struct rs_snap *snap,
 				struct rs_error *err)
 {
 	return load(path, snap, err, rs_parse_randstat);
+}
+
+/* A command line's INTERVAL: seconds, above 0, at most a year. */
+bool rs_parse_interval(const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	return !errno && end != s && !*end && isfinite(*v) && *v > 0 &&
+	       *v <= 366 * 86400.0;
+}
+
+/* A command line's COUNT: a whole number above 0, no sign, no spaces. */
+bool rs_parse_count(const char *s, unsigned long long *v)
+{
+	char *end;
+
+	if (*s < '1' || *s > '9')
+		return false;
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return !errno && !*end;
+}
+
+/* The law in use and its parameters, in words. */
+void rs_law_desc(const struct rs_snap *s, char *buf, size_t size)
+{
+	if (s->law == RS_LAW_UNIFORM)
+		snprintf(buf, size, "uniform on [%llu, %llu] ns",
+			 (unsigned long long)s->tmin_ns,
+			 (unsigned long long)s->tmax_ns);
+	else
+		snprintf(buf, size, "exponential, floor %llu ns, mean %llu ns",
+			 (unsigned long long)s->floor_ns,
+			 (unsigned long long)s->mean_ns);
 }

@@ -133,4 +133,8 @@ void rs_snap_free(struct rs_snap *snap);
 const struct rs_cpu *rs_snap_cpu(const struct rs_snap *snap, unsigned int n);
 uint64_t rs_row_time(const struct rs_row *r);
 
+bool rs_parse_interval(const char *s, double *v);
+bool rs_parse_count(const char *s, unsigned long long *v);
+void rs_law_desc(const struct rs_snap *s, char *buf, size_t size);
+
 #endif /* RSPARSE_H */

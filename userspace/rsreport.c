@@ -512,19 +512,6 @@ static int interval_cpu(struct rs_report *rep,
 	return add_line(rep, i, &one, snap[3]->user_hz);
 }
 
-/* The law in use and its parameters, in words. */
-static void law_desc(const struct rs_snap *s, char *buf, size_t size)
-{
-	if (s->law == RS_LAW_UNIFORM)
-		snprintf(buf, size, "uniform on [%llu, %llu] ns",
-			 (unsigned long long)s->tmin_ns,
-			 (unsigned long long)s->tmax_ns);
-	else
-		snprintf(buf, size, "exponential, floor %llu ns, mean %llu ns",
-			 (unsigned long long)s->floor_ns,
-			 (unsigned long long)s->mean_ns);
-}
-
 /**
  * rs_report_interval() - shares over the interval between two reads
  * @rep: the report, to free with rs_report_free()
@@ -553,8 +540,8 @@ int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 		rep->reset = true;
 		return add_note(rep, "randstat's counters went down between the two reads: they were reset or the module was reloaded; no report for this interval");
 	}
-	law_desc(rs0, law0, sizeof(law0));
-	law_desc(rs1, law1, sizeof(law1));
+	rs_law_desc(rs0, law0, sizeof(law0));
+	rs_law_desc(rs1, law1, sizeof(law1));
 	if (strcmp(law0, law1) &&
 	    add_note(rep, "the sampling law changed from %s to %s", law0, law1))
 		return -1;

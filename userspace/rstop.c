@@ -99,28 +99,6 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
-/* As the CPU view's. */
-static bool parse_interval(const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	return !errno && end != s && !*end && isfinite(*v) && *v > 0 &&
-	       *v <= 366 * 86400.0;
-}
-
-static bool parse_count(const char *s, unsigned long long *v)
-{
-	char *end;
-
-	if (*s < '1' || *s > '9')
-		return false;
-	errno = 0;
-	*v = strtoull(s, &end, 10);
-	return !errno && !*end;
-}
-
 /* Returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, struct top_opts *o)
 {
@@ -144,7 +122,7 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 			o->json = true;
 			break;
 		case 'n':
-			if (!parse_count(optarg, &n) || n > 1000000000)
+			if (!rs_parse_count(optarg, &n) || n > 1000000000)
 				return usage_error("-n takes a whole number above 0: '%s'",
 						   optarg);
 			o->rows = n;
@@ -163,12 +141,12 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 	if (npos > 2)
 		return usage_error("too many arguments: %s", argv[optind + 2]);
 	if (npos >= 1) {
-		if (!parse_interval(argv[optind], &o->interval))
+		if (!rs_parse_interval(argv[optind], &o->interval))
 			return usage_error("INTERVAL must be a number of seconds above 0: '%s'",
 					   argv[optind]);
 		o->count = 0;
 	}
-	if (npos == 2 && !parse_count(argv[optind + 1], &o->count))
+	if (npos == 2 && !rs_parse_count(argv[optind + 1], &o->count))
 		return usage_error("COUNT must be a whole number above 0: '%s'",
 				   argv[optind + 1]);
 	return -1;
@@ -305,18 +283,6 @@ static double law_mean_ns(const struct rs_snap *rs)
 	return (double)rs->mean_ns;
 }
 
-static void law_desc(const struct rs_snap *s, char *buf, size_t size)
-{
-	if (s->law == RS_LAW_UNIFORM)
-		snprintf(buf, size, "uniform on [%llu, %llu] ns",
-			 (unsigned long long)s->tmin_ns,
-			 (unsigned long long)s->tmax_ns);
-	else
-		snprintf(buf, size, "exponential, floor %llu ns, mean %llu ns",
-			 (unsigned long long)s->floor_ns,
-			 (unsigned long long)s->mean_ns);
-}
-
 /* A ring buffer per CPU that holds BUFFER_SECS of events, in KiB. */
 static size_t buffer_kb(const struct rs_snap *rs)
 {
@@ -374,8 +340,8 @@ static void interval_notes(struct notes *ns, const struct rs_snap *rs0,
 	if (nexact)
 		note(ns, "%s %s served from the kernel's exact accounting (nohz_full): randstat takes no samples there, and time tasks spent there is not in its figures",
 		     cpus, nexact > 1 ? "are" : "is");
-	law_desc(rs0, l0, sizeof(l0));
-	law_desc(rs1, l1, sizeof(l1));
+	rs_law_desc(rs0, l0, sizeof(l0));
+	rs_law_desc(rs1, l1, sizeof(l1));
 	if (strcmp(l0, l1))
 		note(ns, "the sampling law changed from %s to %s: the estimates use a mean interval of %.0f ns",
 		     l0, l1, r->mu_ns);

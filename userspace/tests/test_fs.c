@@ -15,32 +15,7 @@
 #include <string.h>
 
 #include "rsmerge.h"
-
-static unsigned int ntests, nfailed;
-static bool cur_ok;
-
-#define EXPECT(c) expect(c, __LINE__, #c)
-
-static void expect(bool c, int line, const char *what)
-{
-	if (!c) {
-		cur_ok = false;
-		printf("# line %d: failed: %s\n", line, what);
-	}
-}
-
-static void begin(void)
-{
-	cur_ok = true;
-}
-
-static void end(const char *name)
-{
-	ntests++;
-	if (!cur_ok)
-		nfailed++;
-	printf("%sok %u - %s\n", cur_ok ? "" : "not ", ntests, name);
-}
+#include "tap.h"
 
 /* The other lines of a /proc/stat, passed through as they are. */
 #define TAIL "intr 1234 5 6 0\nctxt 98765\nbtime 1700000000\n" \
@@ -173,7 +148,7 @@ static void test_cpu_line(void)
 	unsigned int idx = 99;
 	const char *l;
 
-	begin();
+	tap_begin();
 	l = "cpu  1 2 3 4 5 6 7 8 9 10";
 	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 1 && idx == 0 &&
 	       v[0] == 1 && v[9] == 10);
@@ -194,7 +169,7 @@ static void test_cpu_line(void)
 	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 0);
 	l = "ns cpu0 1 2 3 4 5 6 7 8 9 10";
 	EXPECT(rs_cpu_line(l, strlen(l), &idx, v) == 0);
-	end("rs_cpu_line: cpu and cpuN with exactly ten counters, nothing else");
+	tap_end("rs_cpu_line: cpu and cpuN with exactly ten counters, nothing else");
 }
 
 static const unsigned long long K0[RS_NCOL] = { 1000, 10, 500, 90000, 40, 0, 7, 0, 0, 0 };
@@ -208,7 +183,7 @@ static void test_parse_ignores_other_lines(void)
 	unsigned long long sum[RS_NCOL];
 	char *t;
 
-	begin();
+	tap_begin();
 	rs_frame_init(&f, 8);
 	add((unsigned long long *)R0, R1, sum);
 	t = rs_text("randstat 1 tmin_ns 2000000 tmax_ns 6000000 user_hz 100",
@@ -226,7 +201,7 @@ static void test_parse_ignores_other_lines(void)
 	/* A CPU beyond the frame's size is dropped, not written past it. */
 	EXPECT(rs_frame_parse(&f, "cpu20 1 2 3 4 5 6 7 8 9 10\n") == 0);
 	rs_frame_free(&f);
-	end("rs_frame_parse: only the cpu lines, whatever the header and the lines after them");
+	tap_end("rs_frame_parse: only the cpu lines, whatever the header and the lines after them");
 }
 
 static char *slurp(const char *path)
@@ -253,7 +228,7 @@ static void test_first_frame(const char *fixtures)
 	char path[4096], *st, *copy;
 	struct fs f;
 
-	begin();
+	tap_begin();
 	snprintf(path, sizeof(path), "%s/vm-normal.stat", fixtures);
 	st = slurp(path);
 	EXPECT(st != NULL);
@@ -266,7 +241,7 @@ static void test_first_frame(const char *fixtures)
 		fs_free(&f);
 		free(st);
 	}
-	end("first frame: /proc/stat's own since-boot values, byte for byte (a guest's /proc/stat)");
+	tap_end("first frame: /proc/stat's own since-boot values, byte for byte (a guest's /proc/stat)");
 }
 
 static void test_deltas_and_passthrough(void)
@@ -275,7 +250,7 @@ static void test_deltas_and_passthrough(void)
 	unsigned long long r0b[RS_NCOL], k0b[RS_NCOL], big[RS_NCOL] = { 999, 999, 999, 999, 999, 0, 0, 0, 0, 0 };
 	struct fs f;
 
-	begin();
+	tap_begin();
 	fs_init(&f);
 	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", R0, R1));
 	/* randstat's cpu0 advances by d0, the kernel's by a lot more. */
@@ -300,7 +275,7 @@ static void test_deltas_and_passthrough(void)
 	       !strstr(f.out, "ctxt 98765") && !strstr(f.out, "sampler"));
 	EXPECT(f.out && strncmp(f.out, "cpu  ", 5) == 0);
 	fs_free(&f);
-	end("a frame: randstat's deltas on the first frame's values, other lines the kernel's");
+	tap_end("a frame: randstat's deltas on the first frame's values, other lines the kernel's");
 }
 
 static void test_reset(void)
@@ -308,7 +283,7 @@ static void test_reset(void)
 	unsigned long long v[RS_NCOL], after[RS_NCOL] = { 3, 0, 1, 40, 0, 0, 0, 0, 0, 0 }, want[RS_NCOL];
 	struct fs f;
 
-	begin();
+	tap_begin();
 	fs_init(&f);
 	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", R0, R1));
 	/* Reset: every counter restarts from zero; cpu0 has `after` since. */
@@ -327,7 +302,7 @@ static void test_reset(void)
 		EXPECT(served(&f, 1, v) && eq(v, w2));
 	}
 	fs_free(&f);
-	end("reset: served values carry on from the last frame plus the counts since the reset");
+	tap_end("reset: served values carry on from the last frame plus the counts since the reset");
 }
 
 static void test_missing_and_back(void)
@@ -338,7 +313,7 @@ static void test_missing_and_back(void)
 	unsigned long long fresh[RS_NCOL] = { 2, 0, 0, 10, 0, 0, 0, 0, 0, 0 };
 	struct fs f;
 
-	begin();
+	tap_begin();
 	fs_init(&f);
 	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", R0, R1));
 	/* Unloaded: the switch frame serves the last values... */
@@ -358,7 +333,7 @@ static void test_missing_and_back(void)
 	add(want, dr, want);
 	EXPECT(served(&f, 1, v) && eq(v, want));
 	fs_free(&f);
-	end("module unloaded and loaded again: the kernel's deltas meanwhile, no jump at either switch");
+	tap_end("module unloaded and loaded again: the kernel's deltas meanwhile, no jump at either switch");
 }
 
 static void test_offline_cpu(void)
@@ -367,7 +342,7 @@ static void test_offline_cpu(void)
 	unsigned long long d[RS_NCOL] = { 5, 0, 5, 5, 0, 0, 0, 0, 0, 0 };
 	struct fs f;
 
-	begin();
+	tap_begin();
 	fs_init(&f);
 	step(&f, stat_text(K0, K1, true, TAIL), rs_text("randstat 1", R0, R1));
 	/* cpu1 offline: no cpu1 line served, whatever randstat has. */
@@ -380,7 +355,7 @@ static void test_offline_cpu(void)
 	add((unsigned long long *)K1, d, want);
 	EXPECT(served(&f, 2, v) && eq(v, want));
 	fs_free(&f);
-	end("a CPU that goes offline: its line left out, its counters carried on when it is back");
+	tap_end("a CPU that goes offline: its line left out, its counters carried on when it is back");
 }
 
 /* A random walk of frames: resets, unloads, reloads, offline; nothing falls. */
@@ -392,7 +367,7 @@ static void test_monotonic_random(void)
 	struct fs f;
 	int col;
 
-	begin();
+	tap_begin();
 	memset(k, 0, sizeof(k));
 	memset(r, 0, sizeof(r));
 	fs_init(&f);
@@ -434,7 +409,7 @@ static void test_monotonic_random(void)
 	       frames, resets, gone, falls);
 	EXPECT(falls == 0 && resets > 10 && gone > 10);
 	fs_free(&f);
-	end("random resets, unloads, reloads and hotplug: no served counter ever falls");
+	tap_end("random resets, unloads, reloads and hotplug: no served counter ever falls");
 }
 
 int main(int argc, char **argv)
@@ -451,6 +426,5 @@ int main(int argc, char **argv)
 	test_missing_and_back();
 	test_offline_cpu();
 	test_monotonic_random();
-	printf("1..%u\n", ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

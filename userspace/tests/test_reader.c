@@ -20,60 +20,9 @@
 
 #include "rsparse.h"
 #include "rsreport.h"
+#include "tap.h"
 
 static const char *prog, *fixtures, *manpage;
-static unsigned int ntests, nfailed;
-static bool cur_ok;
-
-#define EXPECT(c) expect(c, __LINE__, #c)
-#define EXPECT_NEAR(a, b, eps) expect_near(a, b, eps, __LINE__, #a)
-#define EXPECT_HAS(s, sub) expect_has(s, sub, true, __LINE__)
-#define EXPECT_HASNT(s, sub) expect_has(s, sub, false, __LINE__)
-
-static void expect(bool c, int line, const char *what)
-{
-	if (!c) {
-		cur_ok = false;
-		printf("# line %d: failed: %s\n", line, what);
-	}
-}
-
-static void expect_near(double a, double b, double eps, int line,
-			const char *what)
-{
-	if (!(fabs(a - b) <= eps)) {
-		cur_ok = false;
-		printf("# line %d: %s = %.9g, expected %.9g\n", line, what, a,
-		       b);
-	}
-}
-
-static void expect_has(const char *s, const char *sub, bool want, int line)
-{
-	if (!s || !!strstr(s, sub) != want) {
-		cur_ok = false;
-		printf("# line %d: output %s \"%s\"; it was:\n", line,
-		       want ? "lacks" : "has", sub);
-		for (; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : "")
-			printf("#   %.*s\n", (int)strcspn(s, "\n"), s);
-	}
-}
-
-static void test(const char *name, void (*fn)(void))
-{
-	cur_ok = true;
-	fn();
-	ntests++;
-	if (!cur_ok)
-		nfailed++;
-	printf("%sok %u - %s\n", cur_ok ? "" : "not ", ntests, name);
-	fflush(stdout);
-}
-
-static void skip(const char *name, const char *why)
-{
-	printf("ok %u - %s # SKIP %s\n", ++ntests, name, why);
-}
 
 /* --- helpers ----------------------------------------------------------- */
 
@@ -1510,66 +1459,63 @@ int main(int argc, char **argv)
 	manpage = argv[3];
 	puts("TAP version 13");
 
-	test("95% half-width of a binomial share", t_halfwidth);
-	test("mpstat's columns: usr and nice without guest", t_disp);
-	test("deltas saturate and say what went down", t_row_sub);
+	tap_test("95% half-width of a binomial share", t_halfwidth);
+	tap_test("mpstat's columns: usr and nice without guest", t_disp);
+	tap_test("deltas saturate and say what went down", t_row_sub);
 
-	test("parse normal.randstat", t_parse_randstat);
-	test("parse normal.stat", t_parse_stat);
+	tap_test("parse normal.randstat", t_parse_randstat);
+	tap_test("parse normal.stat", t_parse_stat);
 	if (access("/proc/stat", R_OK))
-		skip("parse this machine's /proc/stat", "no /proc/stat");
+		tap_skip("parse this machine's /proc/stat", "no /proc/stat");
 	else
-		test("parse this machine's /proc/stat", t_parse_proc_stat);
-	test("parse a 9-column /proc/stat", t_parse_old_stat);
-	test("parse the pair with cpu1 offline", t_parse_offline);
-	test("truncated files: file and line", t_truncated);
-	test("files truncated at a line end", t_truncated_at_line);
-	test("unknown format version", t_bad_version);
-	test("garbage in a line", t_garbage);
-	test("an unknown line, or the wrong file", t_unknown_line);
-	test("inconsistent randstat files", t_inconsistent);
-	test("numbers: range, sign, count, NUL, duplicates", t_numbers);
+		tap_test("parse this machine's /proc/stat", t_parse_proc_stat);
+	tap_test("parse a 9-column /proc/stat", t_parse_old_stat);
+	tap_test("parse the pair with cpu1 offline", t_parse_offline);
+	tap_test("truncated files: file and line", t_truncated);
+	tap_test("files truncated at a line end", t_truncated_at_line);
+	tap_test("unknown format version", t_bad_version);
+	tap_test("garbage in a line", t_garbage);
+	tap_test("an unknown line, or the wrong file", t_unknown_line);
+	tap_test("inconsistent randstat files", t_inconsistent);
+	tap_test("numbers: range, sign, count, NUL, duplicates", t_numbers);
 
-	test("since start: shares, half-widths, marks", t_since_start);
-	test("since start: /proc/stat has a CPU randstat lacks",
+	tap_test("since start: shares, half-widths, marks", t_since_start);
+	tap_test("since start: /proc/stat has a CPU randstat lacks",
 	     t_since_start_more_cpus);
-	test("interval: deltas, half-widths, marks", t_interval);
-	test("interval: a change of law is said", t_law_change);
-	test("format 3: dormant and exact CPUs", t_tickless);
-	test("format 3: a CPU that changed mode between the reads", t_mode_change);
-	test("format 3: the outputs say what is exact", t_prog_tickless);
-	test("interval: a reset is said, not shown", t_reset);
-	test("interval: CPUs going offline and online", t_offline);
-	test("interval: a /proc/stat counter going down", t_stat_went_down);
+	tap_test("interval: deltas, half-widths, marks", t_interval);
+	tap_test("interval: a change of law is said", t_law_change);
+	tap_test("format 3: dormant and exact CPUs", t_tickless);
+	tap_test("format 3: a CPU that changed mode between the reads", t_mode_change);
+	tap_test("format 3: the outputs say what is exact", t_prog_tickless);
+	tap_test("interval: a reset is said, not shown", t_reset);
+	tap_test("interval: CPUs going offline and online", t_offline);
+	tap_test("interval: a /proc/stat counter going down", t_stat_went_down);
 
-	test("randstat: since start, the table", t_prog_since_start);
-	test("randstat: captured pairs, with a reset", t_prog_pairs);
-	test("randstat: cpu1 offline", t_prog_offline);
-	test("randstat INTERVAL COUNT over unchanging files", t_prog_live);
-	test("randstat --json", t_prog_json);
-	test("randstat --prometheus", t_prog_prometheus);
-	test("randstat: input errors, exit 2", t_prog_errors);
+	tap_test("randstat: since start, the table", t_prog_since_start);
+	tap_test("randstat: captured pairs, with a reset", t_prog_pairs);
+	tap_test("randstat: cpu1 offline", t_prog_offline);
+	tap_test("randstat INTERVAL COUNT over unchanging files", t_prog_live);
+	tap_test("randstat --json", t_prog_json);
+	tap_test("randstat --prometheus", t_prog_prometheus);
+	tap_test("randstat: input errors, exit 2", t_prog_errors);
 	if (access("/proc/randstat", F_OK) && errno == ENOENT)
-		test("randstat: module not loaded, exit 3", t_prog_no_module);
+		tap_test("randstat: module not loaded, exit 3", t_prog_no_module);
 	else
-		skip("randstat: module not loaded, exit 3",
+		tap_skip("randstat: module not loaded, exit 3",
 		     "/proc/randstat exists here");
-	test("randstat: usage errors, exit 1; --help", t_prog_usage);
+	tap_test("randstat: usage errors, exit 1; --help", t_prog_usage);
 	if (system("command -v groff >/dev/null 2>&1"))
-		skip("randstat.1 formats without warnings", "no groff");
+		tap_skip("randstat.1 formats without warnings", "no groff");
 	else
-		test("randstat.1 formats without warnings", t_manpage);
+		tap_test("randstat.1 formats without warnings", t_manpage);
 
-	test("VM capture: since start, the cpu1 row from its ns", t_vm_since_start);
-	test("VM capture: a spin on cpu1, shares and half-widths by hand",
+	tap_test("VM capture: since start, the cpu1 row from its ns", t_vm_since_start);
+	tap_test("VM capture: a spin on cpu1, shares and half-widths by hand",
 	     t_vm_spin);
-	test("VM capture: a reset is detected", t_vm_reset);
-	test("VM capture: cpu1 offline is reported", t_vm_offline);
-	test("VM capture: --prometheus is the ns and sample counts",
+	tap_test("VM capture: a reset is detected", t_vm_reset);
+	tap_test("VM capture: cpu1 offline is reported", t_vm_offline);
+	tap_test("VM capture: --prometheus is the ns and sample counts",
 	     t_vm_prometheus);
 
-	printf("1..%u\n", ntests);
-	if (nfailed)
-		printf("# %u of %u failed\n", nfailed, ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

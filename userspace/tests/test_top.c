@@ -21,60 +21,9 @@
 
 #include "rstask.h"
 #include "rstopout.h"
+#include "tap.h"
 
 static const char *prog;
-static unsigned int ntests, nfailed;
-static bool cur_ok;
-
-#define EXPECT(c) expect(c, __LINE__, #c)
-#define EXPECT_NEAR(a, b, eps) expect_near(a, b, eps, __LINE__, #a)
-#define EXPECT_HAS(s, sub) expect_has(s, sub, true, __LINE__)
-#define EXPECT_HASNT(s, sub) expect_has(s, sub, false, __LINE__)
-
-static void expect(bool c, int line, const char *what)
-{
-	if (!c) {
-		cur_ok = false;
-		printf("# line %d: failed: %s\n", line, what);
-	}
-}
-
-static void expect_near(double a, double b, double eps, int line,
-			const char *what)
-{
-	if (!(fabs(a - b) <= eps)) {
-		cur_ok = false;
-		printf("# line %d: %s = %.12g, expected %.12g\n", line, what,
-		       a, b);
-	}
-}
-
-static void expect_has(const char *s, const char *sub, bool want, int line)
-{
-	if (!s || !!strstr(s, sub) != want) {
-		cur_ok = false;
-		printf("# line %d: output %s \"%s\"; it was:\n", line,
-		       want ? "lacks" : "has", sub);
-		for (; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : "")
-			printf("#   %.*s\n", (int)strcspn(s, "\n"), s);
-	}
-}
-
-static void test(const char *name, void (*fn)(void))
-{
-	cur_ok = true;
-	fn();
-	ntests++;
-	if (!cur_ok)
-		nfailed++;
-	printf("%sok %u - %s\n", cur_ok ? "" : "not ", ntests, name);
-	fflush(stdout);
-}
-
-static void skip(const char *name, const char *why)
-{
-	printf("ok %u - %s # SKIP %s\n", ++ntests, name, why);
-}
 
 /* --- the 95% interval ---------------------------------------------------- */
 
@@ -825,34 +774,31 @@ int main(int argc, char **argv)
 	prog = argv[1];
 	puts("TAP version 13");
 
-	test("Garwood's 95% interval of a Poisson count", t_poisson);
-	test("the '*': outside by more than a tick", t_outside);
-	test("the tracepoint's class names", t_class);
-	test("/proc/PID/stat: comm, utime, stime, start", t_pid_stat);
-	test("a /proc scan: found by id, replaced, cleared", t_pscan);
-	test("samples per process: threads added up", t_per_process);
-	test("samples per thread", t_per_thread);
-	test("the name: the leader's, then /proc's", t_comm);
-	test("the kernel's deltas: kept, new, reused, gone", t_kernel);
-	test("estimate, interval and marks", t_estimate);
-	test("a kernel figure one tick out is not marked", t_estimate_tick);
-	test("the order of the rows", t_rank);
-	test("text output", t_text);
-	test("JSON output", t_json);
+	tap_test("Garwood's 95% interval of a Poisson count", t_poisson);
+	tap_test("the '*': outside by more than a tick", t_outside);
+	tap_test("the tracepoint's class names", t_class);
+	tap_test("/proc/PID/stat: comm, utime, stime, start", t_pid_stat);
+	tap_test("a /proc scan: found by id, replaced, cleared", t_pscan);
+	tap_test("samples per process: threads added up", t_per_process);
+	tap_test("samples per thread", t_per_thread);
+	tap_test("the name: the leader's, then /proc's", t_comm);
+	tap_test("the kernel's deltas: kept, new, reused, gone", t_kernel);
+	tap_test("estimate, interval and marks", t_estimate);
+	tap_test("a kernel figure one tick out is not marked", t_estimate_tick);
+	tap_test("the order of the rows", t_rank);
+	tap_test("text output", t_text);
+	tap_test("JSON output", t_json);
 
-	test("randstat top: usage errors, exit 1; --help", t_prog_usage);
+	tap_test("randstat top: usage errors, exit 1; --help", t_prog_usage);
 	if (access("/proc/randstat", F_OK) && errno == ENOENT) {
-		test("randstat top: module not loaded, exit 3", t_prog_no_module);
-		test("randstat top: not root, said", t_prog_not_root);
+		tap_test("randstat top: module not loaded, exit 3", t_prog_no_module);
+		tap_test("randstat top: not root, said", t_prog_not_root);
 	} else {
-		skip("randstat top: module not loaded, exit 3",
+		tap_skip("randstat top: module not loaded, exit 3",
 		     "/proc/randstat exists here");
-		skip("randstat top: not root, said",
+		tap_skip("randstat top: not root, said",
 		     "/proc/randstat exists here");
 	}
 
-	printf("1..%u\n", ntests);
-	if (nfailed)
-		printf("# %u of %u failed\n", nfailed, ntests);
-	return nfailed ? 1 : 0;
+	return tap_done();
 }

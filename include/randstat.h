@@ -211,7 +211,7 @@ u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 		    u64 nsamples, u64 interval_ns, u64 steal_ns);
 void randstat_charge_span(struct randstat_counters *c, u64 span_ns);
 u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
-			    u64 iowait_ns, u64 steal_ns);
+			    u64 idle_ns, u64 iowait_ns, u64 steal_ns);
 void randstat_charge_exact(struct randstat_counters *c,
 			   const u64 ns[RS_NR_CLASSES]);
 bool randstat_dormant_busy(u64 span_ns, u64 asleep_ns);

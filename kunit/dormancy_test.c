@@ -14,6 +14,7 @@
 #include <kunit/test.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
+#include <linux/string.h>
 
 #include "randstat.h"
 
@@ -24,30 +25,57 @@ static void seed_rng(struct randstat_rng *r, u64 seed)
 	randstat_rng_init(r, key);
 }
 
-/* A dormant span: iowait and steal as the kernel counted, the rest idle. */
+/*
+ * A dormant span: idle, iowait and steal as the kernel counted them, the
+ * rest (interrupts served on the sleeping CPU) irq.
+ */
 static void charge_dormant_test(struct kunit *test)
 {
 	struct randstat_counters c = { };
+	int i;
 
-	/* 10 ms: 3 ms iowait, 1 ms steal: idle 6 ms (sleep and irq work) */
-	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 10000000, 3000000,
-						      1000000), 1000000ULL);
+	/* 10 ms: 5.5 ms idle, 3 ms iowait, 1 ms steal: 0.5 ms irq work */
+	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 10000000, 5500000,
+						      3000000, 1000000),
+			1000000ULL);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 10000000ULL);
 	KUNIT_EXPECT_EQ(test, c.sampled_ns, 0ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 5500000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 3000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_STEAL], 1000000ULL);
-	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 6000000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 500000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_SOFTIRQ], 0ULL);
 	KUNIT_EXPECT_EQ(test, randstat_total_samples(&c), 0ULL);
 
-	/* More steal and iowait than the span (rounding, carry): capped. */
-	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 5000, 1500),
-			1500ULL);
+	/*
+	 * More than the span (microsecond rounding, carried steal): capped,
+	 * steal first, then iowait, then idle; nothing is left for irq.
+	 */
+	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 900, 5000,
+						      1500), 1500ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 3000500ULL);
-	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 6000000ULL);
-	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 0, 9000),
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 5500000ULL);
+	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 3000, 0, 9000),
 			2000ULL);
-	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 10004000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 5500000ULL);
+	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 3000, 500, 0),
+			0ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 3001000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 5501500ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 500000ULL);
+	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 10006000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_STEAL], 1003500ULL);
+
+	/*
+	 * A CPU whose every dormant span is cut short by a wakeup (a
+	 * PREEMPT_RT tick waking its timer thread): its interrupt time is
+	 * irq however short the spans, never idle.
+	 */
+	memset(&c, 0, sizeof(c));
+	for (i = 0; i < 250; i++)
+		randstat_charge_dormant(&c, 4000000, 3700000, 0, 0);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 925000000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 75000000ULL);
 }
 
 /*
@@ -63,7 +91,7 @@ static void estimate_mixed_test(struct kunit *test)
 	/* 3 user and 1 idle sample over 8 ms, then 12 ms dormant */
 	randstat_charge(&c, RS_USER, 3, 6000000, 0);
 	randstat_charge(&c, RS_IDLE, 1, 2000000, 0);
-	randstat_charge_dormant(&c, 12000000, 2000000, 0);
+	randstat_charge_dormant(&c, 12000000, 10000000, 2000000, 0);
 	randstat_estimate(&c, ns);
 	KUNIT_EXPECT_EQ(test, ns[RS_USER], 6000000ULL);
 	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2000000ULL + 10000000ULL);

@@ -81,27 +81,35 @@ void randstat_charge_span(struct randstat_counters *c, u64 span_ns)
  * @c: this CPU's counters
  * @span_ns: the span: from the last sample, which found the CPU idle, to
  *	now (the sampler resumes, or a reader looks)
+ * @idle_ns: growth of the kernel's exact idle sleep time in the span
  * @iowait_ns: growth of the kernel's exact iowait sleep time in the span
  * @steal_ns: steal time the kernel accounted and not yet charged
  *
- * The CPU ran nothing but its idle task in the span.  Its iowait sleep
- * is iowait; steal, up to the span, is steal; the rest is idle: the idle
- * sleep time and the interrupt work on the idle CPU, which NO_HZ counts
- * as neither (without IRQ_TIME_ACCOUNTING the tick does not see it either,
- * having stopped).  randstat_dormant_busy() keeps that work small.
+ * The CPU ran nothing but its idle task in the span, and the interrupts
+ * that woke it.  Steal, up to the span, is steal; the NO_HZ sleep times
+ * are idle and iowait, as /proc/stat shows them; the rest is irq: the
+ * time the sleeping CPU spent serving interrupts (hardirqs, and the
+ * softirqs they ran on exit), which NO_HZ does not count as sleep and the
+ * stopped tick does not see.  Charging that rest as idle would overstate
+ * idle by the interrupt load, without bound where wakeups that resume
+ * and stop the sampler come often (a PREEMPT_RT tick waking its timer
+ * thread); randstat_dormant_busy() keeps it small, so calling it all irq
+ * rather than splitting it with softirq costs little.
  *
  * Return: the steal time charged; the caller carries the rest over.
  */
 u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
-			    u64 iowait_ns, u64 steal_ns)
+			    u64 idle_ns, u64 iowait_ns, u64 steal_ns)
 {
 	u64 steal = min(steal_ns, span_ns);
 	u64 iowait = min(iowait_ns, span_ns - steal);
+	u64 idle = min(idle_ns, span_ns - steal - iowait);
 
 	c->elapsed_ns += span_ns;
 	c->exact_ns[RS_STEAL] += steal;
 	c->exact_ns[RS_IOWAIT] += iowait;
-	c->exact_ns[RS_IDLE] += span_ns - steal - iowait;
+	c->exact_ns[RS_IDLE] += idle;
+	c->exact_ns[RS_IRQ] += span_ns - steal - iowait - idle;
 	return steal;
 }
 
@@ -133,11 +141,12 @@ void randstat_charge_exact(struct randstat_counters *c,
  * @asleep_ns: the part of it the kernel counts as idle or iowait sleep
  *
  * A dormant CPU that leaves its idle state only to serve interrupts stays
- * dormant, and the time those interrupts take is charged as idle (or
- * iowait, in proportion to their sleep: the caller's share).  If
- * they take more than 1/2^RANDSTAT_BUSY_SHIFT of the span, the CPU is no
- * longer idle in any useful sense, and it is sampled again: what the
- * interrupts cost is then seen as irq and softirq.
+ * dormant, and the time those interrupts take is charged as irq
+ * (randstat_charge_dormant()).  If they take more than
+ * 1/2^RANDSTAT_BUSY_SHIFT of the span, the CPU is no longer idle in any
+ * useful sense, and it is sampled again: what the interrupts cost is then
+ * split between irq and softirq by the samples, and work they wake is
+ * seen.
  *
  * Return: true if the CPU should resume sampling.
  */

@@ -227,10 +227,29 @@ static bool randstat_may_doze(struct randstat_cpu *rc)
 	       rc->nohz_idle && !need_resched();
 }
 
-/* The sampler stops: the CPU is idle.  In the timer, within @rc->seq. */
-static void randstat_doze(struct randstat_cpu *rc, ktime_t last)
+/* @a - @b in ns, 0 if @b is later. */
+static u64 randstat_ns_since(ktime_t a, ktime_t b)
 {
-	rc->dormant_since = last;
+	return max_t(s64, ktime_to_ns(ktime_sub(a, b)), 0);
+}
+
+/*
+ * The sampler stops: the CPU is idle.  In the timer, within @rc->seq.
+ * The samples cover the time up to @last, the last expiry; the kernel's
+ * sleep times were read at @now, in this interrupt, and the span charged
+ * from them starts there.  In between the CPU slept on, in the class
+ * @cls the sample found, until the interrupt came (NO_HZ stopped its
+ * sleep time at the interrupt's entry): that lateness is charged to
+ * @cls, not left to be charged as irq with the span's remainder.
+ */
+static void randstat_doze(struct randstat_cpu *rc, enum randstat_class cls,
+			  ktime_t last, ktime_t now)
+{
+	u64 late = randstat_ns_since(now, last);
+
+	randstat_charge_dormant(&rc->c, late, cls == RS_IDLE ? late : 0,
+				cls == RS_IOWAIT ? late : 0, 0);
+	rc->dormant_since = now;
 	rc->dormant_idle_us = rc->last_idle_us;
 	rc->dormant_iowait_us = rc->last_iowait_us;
 	rc->pending_sampled_ns = 0;
@@ -269,7 +288,7 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	rc->last_steal += randstat_charge(&rc->c, cls, nsamples, weight, steal);
 	rc->c.overruns += nsamples - 1;
 	if (doze)
-		randstat_doze(rc, last);
+		randstat_doze(rc, cls, last, now);
 	randstat_record_timing(&rc->c, local_clock() - start,
 			       ktime_to_ns(ktime_sub(now, expires)));
 	write_seqcount_end(&rc->seq);
@@ -282,12 +301,6 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 		return HRTIMER_NORESTART;
 	hrtimer_set_expires(timer, next);
 	return HRTIMER_RESTART;
-}
-
-/* @a - @b in ns, 0 if @b is later. */
-static u64 randstat_ns_since(ktime_t a, ktime_t b)
-{
-	return max_t(s64, ktime_to_ns(ktime_sub(a, b)), 0);
 }
 
 /*
@@ -304,15 +317,9 @@ static u64 randstat_dormant_charge(const struct randstat_cpu *rc,
 	u64 iowait = (iowait_us - min(iowait_us, rc->dormant_iowait_us)) *
 		     NSEC_PER_USEC;
 
-	/*
-	 * What NO_HZ counts as neither (interrupts on the sleeping CPU) goes
-	 * to idle and iowait in proportion to their sleep: iowait's share of
-	 * the span is its share of the sleep.
-	 */
-	if (idle + iowait)
-		iowait = randstat_mul_div(span, iowait, idle + iowait);
 	randstat_charge_span(c, rc->pending_sampled_ns);
-	return randstat_charge_dormant(c, span, iowait, steal - rc->last_steal);
+	return randstat_charge_dormant(c, span, idle, iowait,
+				       steal - rc->last_steal);
 }
 
 /*

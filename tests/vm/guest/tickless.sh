@@ -26,7 +26,10 @@ sleep 1
 # LSECS seconds a window, and the means compared (a window's count is
 # ~60; over three the difference's standard error is ~0.6/s against the
 # 2/s allowance).
-# idle1 W: a window with randstat; its samples and dormancies per CPU.
+# idle1 W: a window with randstat; its samples and dormancies per CPU,
+# and each CPU's idle+iowait against /proc/stat's, as for the dormant
+# cpu1 below (the tolerance is explained there); a window that fails is
+# added to /tmp/idle.bad.
 idle1() {
 	snap i0
 	loc_rate "idle1$1" sleep "$LSECS"
@@ -34,7 +37,21 @@ idle1() {
 	delta i0 i1
 	diag "idle1$1 randstat: $(awk '$1 ~ /^sampler\.cpu[0-9]+\.(samples|dormancies|overruns)$/ {
 		printf "%s %s ", substr($1, 9), $2 }' /tmp/delta)"
+	awk -v w="$1" "$(cat /tests/judge.awk)"'
+	END {
+		bad = 0
+		for (i = 0; i < g("ncpu"); i++) {
+			c = "cpu" i
+			p = share(c, "idle") + share(c, "iowait"); q = sshare(c, "idle") + sshare(c, "iowait")
+			tol = 1 / 64 + 4 * sf(c) * sigma(q, nsamp(c)) + 1e7 / g("wall")
+			printf "# idle1%s %s: idle+iowait randstat %s, /proc/stat %s, tolerance %s; irq %s, softirq %s; n %d\n", \
+				w, c, pct(p), pct(q), pct(tol), pct(share(c, "irq")), pct(share(c, "softirq")), nsamp(c)
+			if (sq(p - q) > sq(tol)) bad = 1
+		}
+		exit bad
+	}' /tmp/delta || echo "$1" >>/tmp/idle.bad
 }
+rm -f /tmp/idle.bad
 idle1 a
 for r in b c; do
 	rmmod randstat
@@ -59,6 +76,9 @@ awk 'FNR == NR { a[$1] = $2; next }
 	  if ($2 > lim) bad++; n++ }
 	END { exit !(n > 0 && !bad) }' /tmp/loc.idle0 /tmp/loc.idle1
 result $? "idle guest: every CPU's interrupts/s within 10% (+2/s) of the rate without randstat"
+[ -e /tmp/idle.bad ] && diag "windows that failed: $(tr '\n' ' ' </tmp/idle.bad)"
+[ ! -e /tmp/idle.bad ]
+result $? "idle guest, each window with randstat: every CPU's idle+iowait is /proc/stat's within 1/64 + 4 sigma"
 
 # dormant1: cpu1 is dormant, as its sampler line says, in one of up to 10
 # looks 0.2 s apart (a reader's exec can send cpu1 an IPI that wakes it
@@ -82,9 +102,15 @@ delta d0 d1
 # the span so far), and it is the kernel's exact idle and iowait: within
 # 2% of the wall time, with at most a few samples (each wakeup can
 # cost one).  Idle and iowait against /proc/stat's, which are exact under
-# NO_HZ but leave out the time in interrupts (randstat counts that on a
-# dormant CPU as idle, up to 1/64 of it before it samples again): the
-# difference is at most 1/64, the sampled part's 4 sigma and a 10 ms tick.
+# NO_HZ and leave out the time in interrupts, as randstat does on a
+# dormant CPU (it charges that as irq).  What differs: the sampled part's
+# error (4 sigma), a 10 ms tick, and the hardirq time of a CPU that is
+# sampling, not dormant: a sample due in a handler is taken as it
+# returns, and charged to the idle it returns to.  1/64, the busy check's
+# allowance, bounds that here: 1.15-1.34% seen on 6.1-rt, whose every
+# tick wakes a thread, so that a CPU resumes and stops 250 times a second
+# and samples part of its idle time (the rule before, a dormant span's
+# interrupt time charged as idle, had given 98.79% against 91.47% there).
 judge "dormant cpu1: its time grows with the wall, idle+iowait exact within 1/64 + 4 sigma" 'END {
 	c = "cpu1"; classes(c); stat_classes(c); w = g("wall")
 	p = share(c, "idle") + share(c, "iowait"); q = sshare(c, "idle") + sshare(c, "iowait")

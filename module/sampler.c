@@ -305,8 +305,8 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 
 /*
  * The dormant span's charge, from @rc's state to @now: into @c, which is
- * @rc->c or a reader's copy of it.  @iowait_us and @steal are the
- * kernel's figures at @now.
+ * @rc->c or a reader's copy of it.  @idle_us, @iowait_us and @steal are
+ * the kernel's figures at @now.
  */
 static u64 randstat_dormant_charge(const struct randstat_cpu *rc,
 				   struct randstat_counters *c, ktime_t now,

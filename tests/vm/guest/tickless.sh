@@ -27,9 +27,8 @@ sleep 1
 # ~60; over three the difference's standard error is ~0.6/s against the
 # 2/s allowance).
 # idle1 W: a window with randstat; its samples and dormancies per CPU,
-# and each CPU's idle+iowait against /proc/stat's, as for the dormant
-# cpu1 below (the tolerance is explained there); a window that fails is
-# added to /tmp/idle.bad.
+# and each CPU's idle+iowait against /proc/stat's within sleep_tol()
+# (judge.awk); a window that fails is added to /tmp/idle.bad.
 idle1() {
 	snap i0
 	loc_rate "idle1$1" sleep "$LSECS"
@@ -43,7 +42,7 @@ idle1() {
 		for (i = 0; i < g("ncpu"); i++) {
 			c = "cpu" i
 			p = share(c, "idle") + share(c, "iowait"); q = sshare(c, "idle") + sshare(c, "iowait")
-			tol = 1 / 64 + 4 * sf(c) * sigma(q, nsamp(c)) + 1e7 / g("wall")
+			tol = sleep_tol(c, q)
 			printf "# idle1%s %s: idle+iowait randstat %s, /proc/stat %s, tolerance %s; irq %s, softirq %s; n %d\n", \
 				w, c, pct(p), pct(q), pct(tol), pct(share(c, "irq")), pct(share(c, "softirq")), nsamp(c)
 			if (sq(p - q) > sq(tol)) bad = 1
@@ -101,20 +100,12 @@ delta d0 d1
 # While dormant its time still grows with the wall time (a reader adds
 # the span so far), and it is the kernel's exact idle and iowait: within
 # 2% of the wall time, with at most a few samples (each wakeup can
-# cost one).  Idle and iowait against /proc/stat's, which are exact under
-# NO_HZ and leave out the time in interrupts, as randstat does on a
-# dormant CPU (it charges that as irq).  What differs: the sampled part's
-# error (4 sigma), a 10 ms tick, and the hardirq time of a CPU that is
-# sampling, not dormant: a sample due in a handler is taken as it
-# returns, and charged to the idle it returns to.  1/64, the busy check's
-# allowance, bounds that here: 1.15-1.34% seen on 6.1-rt, whose every
-# tick wakes a thread, so that a CPU resumes and stops 250 times a second
-# and samples part of its idle time (the rule before, a dormant span's
-# interrupt time charged as idle, had given 98.79% against 91.47% there).
+# cost one).  Idle and iowait against /proc/stat's within sleep_tol()
+# (judge.awk).
 judge "dormant cpu1: its time grows with the wall, idle+iowait exact within 1/64 + 4 sigma" 'END {
 	c = "cpu1"; classes(c); stat_classes(c); w = g("wall")
 	p = share(c, "idle") + share(c, "iowait"); q = sshare(c, "idle") + sshare(c, "iowait")
-	tol = 1 / 64 + 4 * sf(c) * sigma(q, nsamp(c)) + 1e7 / w
+	tol = sleep_tol(c, q)
 	print "# " c ": elapsed " ms(el(c)) " over wall " ms(w) ", exact " ms(g("x." c ".idle") + g("x." c ".iowait")) \
 		", samples +" nsamp(c) ", dormancies +" g("sampler." c ".dormancies") \
 		"; idle+iowait randstat " pct(p) ", /proc/stat " pct(q) ", tolerance " pct(tol)

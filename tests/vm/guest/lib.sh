@@ -131,20 +131,57 @@ load_randstat() {
 # "cpuN COUNT" per CPU (the LOC line of /proc/interrupts).
 loc() { awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) print "cpu" i - 2, $i }' /proc/interrupts; }
 
+# timer_trace: from now on loc_rate also counts, per CPU, the expiries of
+# the tick's hrtimer (tick_sched_timer up to 6.7, tick_nohz_highres_handler
+# in 6.8, tick_nohz_handler from 6.9) and of randstat's (randstat_timer_fn)
+# in its window, from the timer:hrtimer_expire_entry trace event.
+# Non-zero if tracefs or the event is missing.
+timer_trace() {
+	_tr=/sys/kernel/tracing
+	{ [ -e "$_tr/trace" ] || mount -t tracefs nodev "$_tr"; } &&
+		echo 0 >"$_tr/tracing_on" &&
+		echo 4096 >"$_tr/buffer_size_kb" &&
+		echo 1 >"$_tr/events/timer/hrtimer_expire_entry/enable" &&
+		RS_TRACE=$_tr
+}
+
 # loc_rate NAME CMD...: run CMD (output in /tmp/wl.out) and write each
 # CPU's local timer interrupts per second over it to /tmp/loc.NAME
-# ("cpuN RATE").
+# ("cpuN RATE"; after timer_trace "cpuN RATE TICKS RANDSTAT", the two
+# timers' expiries per second, both -1 if the trace lost events).
 loc_rate() {
 	_n=$1
 	shift
+	if [ -n "${RS_TRACE:-}" ]; then
+		: >"$RS_TRACE/trace"
+		echo 1 >"$RS_TRACE/tracing_on"
+	fi
 	loc >/tmp/loc.a
 	_t0=$(awk '{ print $1 }' /proc/uptime)
 	"$@" >/tmp/wl.out 2>&1
 	_t1=$(awk '{ print $1 }' /proc/uptime)
 	loc >/tmp/loc.b
-	awk -v t0="$_t0" -v t1="$_t1" 'BEGIN { w = t1 - t0 }
-		FNR == NR { a[$1] = $2; next }
-		{ printf "%s %.1f\n", $1, ($2 - a[$1]) / w }' /tmp/loc.a /tmp/loc.b >"/tmp/loc.$_n"
+	: >/tmp/loc.trace
+	if [ -n "${RS_TRACE:-}" ]; then
+		echo 0 >"$RS_TRACE/tracing_on"
+		cat "$RS_TRACE/trace" >/tmp/loc.trace
+	fi
+	awk -v t0="$_t0" -v t1="$_t1" -v traced="${RS_TRACE:+1}" 'BEGIN { w = t1 - t0 }
+		FILENAME == "/tmp/loc.a" { a[$1] = $2; next }
+		FILENAME == "/tmp/loc.b" { r[$1] = ($2 - a[$1]) / w; next }
+		# "# entries-in-buffer/entries-written: 2503/2503   #P:2": none lost
+		/^# entries-in-buffer/ { split($3, e, "/"); lost = e[1] != e[2]; next }
+		/hrtimer_expire_entry:/ && match($0, /\[[0-9]+\]/) {
+			c = "cpu" (substr($0, RSTART + 1, RLENGTH - 2) + 0)
+			if ($0 ~ /function=(tick_sched_timer|tick_nohz_highres_handler|tick_nohz_handler) /) tk[c]++
+			else if ($0 ~ /function=randstat_timer_fn /) rs[c]++
+		}
+		END {
+			for (c in r)
+				if (!traced) printf "%s %.1f\n", c, r[c]
+				else if (lost) printf "%s %.1f -1 -1\n", c, r[c]
+				else printf "%s %.1f %.1f %.1f\n", c, r[c], tk[c] / w, rs[c] / w
+		}' /tmp/loc.a /tmp/loc.b /tmp/loc.trace | sort >"/tmp/loc.$_n"
 }
 
 # JSONCHECK, an awk program: each line is one JSON value (a small

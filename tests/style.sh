@@ -3,7 +3,9 @@
 # module/, include/ and kunit/ (from the linux-source tree tests/ksrc.sh
 # unpacks), and a build of the module against Debian's headers with W=1
 # and sparse (C=1) that prints no warning (after make clean: every file
-# is compiled and checked again).
+# is compiled and checked again); and Documentation/*.rst, which docutils
+# must parse without a warning (a broken table or link otherwise renders
+# wrong, silently).
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,6 +43,29 @@ else
 		not_ok "the module builds with W=1 and sparse (C=1): $warnings warnings, status $status"
 	fi
 	rm -f "$log"
+fi
+
+# Debian's python3 (its python3-docutils), not another one on the PATH.
+if ! /usr/bin/python3 -c 'import docutils' 2>/dev/null; then
+	not_ok "Documentation/*.rst: docutils missing (apt-get install python3-docutils)"
+else
+	out=$(/usr/bin/python3 - Documentation/*.rst 2>&1 <<'EOF'
+import io
+import sys
+
+import docutils.core
+
+for path in sys.argv[1:]:
+    err = io.StringIO()
+    with open(path, encoding="utf-8") as f:
+        docutils.core.publish_doctree(
+            f.read(), source_path=path,
+            settings_overrides={"warning_stream": err, "report_level": 2})
+    sys.stdout.write(err.getvalue())
+EOF
+)
+	[ -z "$out" ] || echo "$out" | head -n 30 | sed 's/^/#   /'
+	check "Documentation/*.rst: docutils parses it without a warning" [ -z "$out" ]
 fi
 
 echo "1..$n"

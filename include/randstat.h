@@ -13,6 +13,9 @@
 #include <crypto/chacha.h>
 #include <linux/types.h>
 
+/* The release: MODULE_VERSION, and the tools' --version (the Makefile reads it). */
+#define RANDSTAT_VERSION		"0.1"
+
 #define RANDSTAT_FORMAT_VERSION		3
 
 /* The uniform law, U[tmin_ns, tmax_ns]: McCanne and Torek's. */
@@ -160,6 +163,17 @@ u64 randstat_draw_interval(struct randstat_rng *r, enum randstat_law law,
 u64 randstat_draw_resume(struct randstat_rng *r, struct randstat_window w,
 			 u64 since_ns);
 
+/*
+ * Expiries that passed before the interrupt was taken are drawn one by
+ * one up to this many; the rest are counted in bulk (randstat_advance()).
+ */
+#define RANDSTAT_OVERRUN_DRAWS		16
+
+u64 randstat_law_mean(enum randstat_law law, struct randstat_window w);
+u64 randstat_advance(struct randstat_rng *r, enum randstat_law law,
+		     struct randstat_window w, u64 now_ns, u64 *last_ns,
+		     u64 *next_ns);
+
 #define RANDSTAT_HIST_BUCKETS		32
 #define RANDSTAT_HIST_MIN_SHIFT		6	/* bucket 1 starts at 64 ns */
 
@@ -199,22 +213,82 @@ struct randstat_counters {
 	u64 late_hist[RANDSTAT_HIST_BUCKETS];
 };
 
+/**
+ * enum randstat_state - what one CPU's sampler is doing
+ * @RS_STATE_OFF: nothing: the CPU is offline (or the module is going)
+ * @RS_STATE_ACTIVE: sampling: its timer is queued
+ * @RS_STATE_DORMANT: a sample found it idle: no timer until it leaves idle;
+ *	the span is charged from the kernel's exact NO_HZ sleep times
+ * @RS_STATE_EXACT: not sampled: served from the kernel's exact accounting
+ */
+enum randstat_state {
+	RS_STATE_OFF,
+	RS_STATE_ACTIVE,
+	RS_STATE_DORMANT,
+	RS_STATE_EXACT,
+};
+
+/**
+ * struct randstat_kstat - the kernel's own figures for one CPU, at a time
+ * @t_ns: when (CLOCK_MONOTONIC, ns)
+ * @ns: per class, as /proc/stat has them: idle and iowait from the NO_HZ
+ *	sleep times, the others from kcpustat (a dormant CPU's snapshot
+ *	fills only idle, iowait, irq, softirq and steal)
+ *
+ * A state that charges from the kernel's figures (dormant, exact) keeps
+ * the figures at its start; what it owes at any later time is charged by
+ * randstat_charge_pending() from those and the figures then.  For steal,
+ * @ns[RS_STEAL] is what has been charged so far in every state: steal
+ * that did not fit in a span is carried to the next.
+ */
+struct randstat_kstat {
+	u64 t_ns;
+	u64 ns[RS_NR_CLASSES];
+};
+
 /*
- * A dormant CPU resumes sampling when, since it went dormant, it spent
- * more than 1/2^RANDSTAT_BUSY_SHIFT of the time awake without leaving
- * the idle task: interrupt work that NO_HZ does not count as idle
- * (randstat_dormant_busy()).
+ * A dormant CPU resumes sampling when, over the last second or so, it
+ * spent more than 1/2^RANDSTAT_BUSY_SHIFT of the time awake without
+ * leaving the idle task: interrupt work that NO_HZ does not count as idle
+ * (randstat_dormant_busy(), randstat_busy_update()).
  */
 #define RANDSTAT_BUSY_SHIFT		6
+#define RANDSTAT_BUSY_WINDOW_NS		1000000000ULL
+
+/**
+ * struct randstat_busy - the busy check's sliding window
+ * @t0: start of the window (ns), 0 before the first look
+ * @asleep0: the CPU's NO_HZ sleep time then (ns)
+ * @t1: start of the window's second half
+ * @asleep1: the sleep time then
+ *
+ * The window is judged from @t0; when its second half is half a window
+ * old, the halves move up, so the window spans the last half to whole
+ * RANDSTAT_BUSY_WINDOW_NS and an hour asleep does not dilute a new load.
+ */
+struct randstat_busy {
+	u64 t0;
+	u64 asleep0;
+	u64 t1;
+	u64 asleep1;
+};
 
 u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 		    u64 nsamples, u64 interval_ns, u64 steal_ns);
-void randstat_charge_span(struct randstat_counters *c, u64 span_ns);
+u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
+			    u64 *credit);
 u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
-			    u64 idle_ns, u64 iowait_ns, u64 steal_ns);
+			    u64 idle_ns, u64 iowait_ns, u64 steal_ns,
+			    u64 irq_ns, u64 softirq_ns);
 void randstat_charge_exact(struct randstat_counters *c,
 			   const u64 ns[RS_NR_CLASSES]);
+u64 randstat_charge_pending(struct randstat_counters *c,
+			    enum randstat_state state,
+			    const struct randstat_kstat *from,
+			    const struct randstat_kstat *now);
 bool randstat_dormant_busy(u64 span_ns, u64 asleep_ns);
+bool randstat_busy_update(struct randstat_busy *b, u64 now_ns,
+			  u64 asleep_ns);
 void randstat_estimate(const struct randstat_counters *c,
 		       u64 ns[RS_NR_CLASSES]);
 u64 randstat_mul_div(u64 a, u64 b, u64 c);

@@ -419,6 +419,51 @@ static void window_set_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, w.hi, c->tmax);
 }
 
+/*
+ * Defect 6: a vCPU not run for 5 s at mean_ns = 100 us had its expiries
+ * drawn one by one in the hardirq: 50,000 draws with interrupts off.  Now
+ * at most RANDSTAT_OVERRUN_DRAWS are drawn, the rest counted in bulk:
+ * the keystream has moved by exactly OVERRUN_DRAWS + 2 draws (the loop's,
+ * the first and the fresh one from now), and the count is the gap over
+ * the mean within 4 sigma of the drawn part (17 draws of standard
+ * deviation mean - floor: 4 sqrt(17) (mean - floor) / mean < 17) plus 2
+ * for the bulk count's rounding.
+ */
+static void advance_bulk_test(struct kunit *test)
+{
+	struct randstat_window w = { 50000, 100000 };
+	struct randstat_rng r, twin;
+	u64 last, next = 1000000000, n, gap = 5000000000ULL;
+	int i;
+
+	seed_rng(&r, 0x5eed0e01);
+	seed_rng(&twin, 0x5eed0e01);
+	n = randstat_advance(&r, RS_LAW_EXPONENTIAL, w, next + gap, &last,
+			     &next);
+	kunit_info(test, "5 s gap at mean 100 us: %llu samples\n", n);
+	KUNIT_EXPECT_LE(test, abs((s64)n - (s64)(gap / w.hi)), 19LL);
+	KUNIT_EXPECT_EQ(test, last, 1000000000ULL + gap);
+	KUNIT_EXPECT_GT(test, next, last);
+	KUNIT_EXPECT_LE(test, next, last + 45 * (u64)w.hi);
+	for (i = 0; i < RANDSTAT_OVERRUN_DRAWS + 2; i++)
+		randstat_draw_interval(&twin, RS_LAW_EXPONENTIAL, w);
+	KUNIT_EXPECT_EQ(test, randstat_rng_u64(&r), randstat_rng_u64(&twin));
+
+	/* on time: one sample, the expiry itself, the next one after it */
+	next = 1000000000;
+	n = randstat_advance(&r, RS_LAW_EXPONENTIAL, w, next + 10, &last,
+			     &next);
+	KUNIT_EXPECT_EQ(test, n, 1ULL);
+	KUNIT_EXPECT_EQ(test, last, 1000000000ULL);
+	KUNIT_EXPECT_GE(test, next, 1000000000ULL + w.lo);
+
+	/* uniform: the bulk count uses its mean */
+	w = (struct randstat_window){ 2000000, 6000000 };
+	next = 0;
+	n = randstat_advance(&r, RS_LAW_UNIFORM, w, gap, &last, &next);
+	KUNIT_EXPECT_LE(test, abs((s64)n - (s64)(gap / 4000000)), 19LL);
+}
+
 static struct kunit_case randstat_interval_cases[] = {
 	KUNIT_CASE_PARAM(draw_uniform_test, window_gen_params),
 	KUNIT_CASE(draw_small_span_test),
@@ -430,6 +475,7 @@ static struct kunit_case randstat_interval_cases[] = {
 	KUNIT_CASE(neg_log2_test),
 	KUNIT_CASE_PARAM(draw_exponential_test, expo_gen_params),
 	KUNIT_CASE(draw_exponential_memoryless_test),
+	KUNIT_CASE(advance_bulk_test),
 	{}
 };
 

@@ -62,18 +62,36 @@ u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 }
 
 /**
- * randstat_charge_span() - sampled time that no sample has closed yet
+ * randstat_charge_backlog() - steal that belongs to the last dormant span
  * @c: this CPU's counters
- * @span_ns: the time
+ * @steal_ns: steal time the kernel accounted since the last charge and not
+ *	yet charged
+ * @credit: in: the idle and iowait time the last dormant span was charged
+ *	and that steal has not yet been taken from; out: what is left (the
+ *	caller clears it once the backlog has come)
  *
- * When a CPU stops sampling at an idle entry, the time since its last
- * sample is sampled time: the next sample, whenever it is counted, covers
- * it.
+ * With its tick stopped, an idle CPU's steal time is accounted only when
+ * it leaves idle (tick_nohz_idle_exit()), after randstat charged the span
+ * from the NO_HZ sleep times, which count stolen time as sleep.  That
+ * backlog is the span's: it is taken from the span's idle and iowait, as
+ * /proc/stat takes it from idle, not from the busy time that follows,
+ * which it would otherwise swallow (a guest's user time shown as steal).
+ *
+ * Return: the steal time charged here; the caller charges the rest, if
+ * any, against the samples' interval (randstat_charge()).
  */
-void randstat_charge_span(struct randstat_counters *c, u64 span_ns)
+u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
+			    u64 *credit)
 {
-	c->elapsed_ns += span_ns;
-	c->sampled_ns += span_ns;
+	u64 back = min3(steal_ns, *credit,
+			c->exact_ns[RS_IDLE] + c->exact_ns[RS_IOWAIT]);
+	u64 from_idle = min(back, c->exact_ns[RS_IDLE]);
+
+	c->exact_ns[RS_IDLE] -= from_idle;
+	c->exact_ns[RS_IOWAIT] -= back - from_idle;
+	c->exact_ns[RS_STEAL] += back;
+	*credit -= back;
+	return back;
 }
 
 /**
@@ -84,32 +102,40 @@ void randstat_charge_span(struct randstat_counters *c, u64 span_ns)
  * @idle_ns: growth of the kernel's exact idle sleep time in the span
  * @iowait_ns: growth of the kernel's exact iowait sleep time in the span
  * @steal_ns: steal time the kernel accounted and not yet charged
+ * @irq_ns: growth of the kernel's hardirq time in the span
+ * @softirq_ns: growth of the kernel's softirq time in the span
  *
  * The CPU ran nothing but its idle task in the span, and the interrupts
  * that woke it.  Steal, up to the span, is steal; the NO_HZ sleep times
- * are idle and iowait, as /proc/stat shows them; the rest is irq: the
- * time the sleeping CPU spent serving interrupts (hardirqs, and the
- * softirqs they ran on exit), which NO_HZ does not count as sleep and the
- * stopped tick does not see.  Charging that rest as idle would overstate
- * idle by the interrupt load, without bound where wakeups that resume
- * and stop the sampler come often (a PREEMPT_RT tick waking its timer
- * thread); randstat_dormant_busy() keeps it small, so calling it all irq
- * rather than splitting it with softirq costs little.
+ * are idle and iowait, as /proc/stat shows them; the rest is the time the
+ * sleeping CPU spent serving interrupts (hardirqs, and the softirqs they
+ * ran on exit), which NO_HZ does not count as sleep and the stopped tick
+ * does not see.  Where the kernel measures interrupt time exactly
+ * (CONFIG_IRQ_TIME_ACCOUNTING), the rest is split between irq and
+ * softirq as that time grew, so that the same load shows in the same
+ * columns whether the CPU was sampled or dormant; where it does not (its
+ * irq and softirq times then come from the tick, stopped here, and do not
+ * grow), the rest is irq.  randstat_dormant_busy() keeps it small.
  *
  * Return: the steal time charged; the caller carries the rest over.
  */
 u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
-			    u64 idle_ns, u64 iowait_ns, u64 steal_ns)
+			    u64 idle_ns, u64 iowait_ns, u64 steal_ns,
+			    u64 irq_ns, u64 softirq_ns)
 {
 	u64 steal = min(steal_ns, span_ns);
 	u64 iowait = min(iowait_ns, span_ns - steal);
 	u64 idle = min(idle_ns, span_ns - steal - iowait);
+	u64 rest = span_ns - steal - iowait - idle, soft = 0;
 
+	if (irq_ns + softirq_ns)
+		soft = randstat_mul_div(rest, softirq_ns, irq_ns + softirq_ns);
 	c->elapsed_ns += span_ns;
 	c->exact_ns[RS_STEAL] += steal;
 	c->exact_ns[RS_IOWAIT] += iowait;
 	c->exact_ns[RS_IDLE] += idle;
-	c->exact_ns[RS_IRQ] += span_ns - steal - iowait - idle;
+	c->exact_ns[RS_SOFTIRQ] += soft;
+	c->exact_ns[RS_IRQ] += rest - soft;
 	return steal;
 }
 
@@ -134,6 +160,58 @@ void randstat_charge_exact(struct randstat_counters *c,
 	}
 }
 
+/* @b - @a, or 0 if the kernel's figure went back (a reset raced). */
+static u64 randstat_growth(u64 a, u64 b)
+{
+	return b > a ? b - a : 0;
+}
+
+/**
+ * randstat_charge_pending() - charge what a state owes up to now
+ * @c: the CPU's counters, or a reader's copy of them
+ * @state: the state (enum randstat_state)
+ * @from: the kernel's figures when the state began (and, for steal, what
+ *	has been charged so far)
+ * @now: the kernel's figures now
+ *
+ * A dormant CPU owes its span since @from, charged from the growth of the
+ * NO_HZ sleep times, steal, irq and softirq (randstat_charge_dormant());
+ * an exact CPU owes the growth of every class (randstat_charge_exact()).
+ * An active or offline CPU owes nothing here: its samples are charged as
+ * they come.  The same function serves the CPU when it leaves the state
+ * and a reader that looks while it is in it, from figures the reader
+ * copied in one read section, so the two agree.  Figures that went back
+ * charge nothing.
+ *
+ * Return: the steal time charged (the caller moves @from's steal up by it).
+ */
+u64 randstat_charge_pending(struct randstat_counters *c,
+			    enum randstat_state state,
+			    const struct randstat_kstat *from,
+			    const struct randstat_kstat *now)
+{
+	u64 d[RS_NR_CLASSES];
+	int k;
+
+	switch (state) {
+	case RS_STATE_DORMANT:
+		return randstat_charge_dormant(c,
+			randstat_growth(from->t_ns, now->t_ns),
+			randstat_growth(from->ns[RS_IDLE], now->ns[RS_IDLE]),
+			randstat_growth(from->ns[RS_IOWAIT], now->ns[RS_IOWAIT]),
+			randstat_growth(from->ns[RS_STEAL], now->ns[RS_STEAL]),
+			randstat_growth(from->ns[RS_IRQ], now->ns[RS_IRQ]),
+			randstat_growth(from->ns[RS_SOFTIRQ], now->ns[RS_SOFTIRQ]));
+	case RS_STATE_EXACT:
+		for (k = 0; k < RS_NR_CLASSES; k++)
+			d[k] = randstat_growth(from->ns[k], now->ns[k]);
+		randstat_charge_exact(c, d);
+		return d[RS_STEAL];
+	default:
+		return 0;
+	}
+}
+
 /**
  * randstat_dormant_busy() - should a dormant CPU resume sampling?
  * @span_ns: the time since the CPU first looked, at the end of the wakeup
@@ -155,6 +233,43 @@ bool randstat_dormant_busy(u64 span_ns, u64 asleep_ns)
 	u64 busy = span_ns - min(asleep_ns, span_ns);
 
 	return busy > span_ns >> RANDSTAT_BUSY_SHIFT;
+}
+
+/**
+ * randstat_busy_update() - the busy check over a sliding window
+ * @b: the window (all zero when the CPU goes dormant)
+ * @now_ns: now
+ * @asleep_ns: the CPU's NO_HZ idle and iowait sleep time now
+ *
+ * Called at each of a dormant CPU's exits from idle that no task caused.
+ * The first call opens the window; later ones judge the time since its
+ * start with randstat_dormant_busy(), and slide it, so that it covers
+ * the last RANDSTAT_BUSY_WINDOW_NS / 2 to RANDSTAT_BUSY_WINDOW_NS: a
+ * burst of short wakeups after a long sleep is judged over at least half
+ * a window, and a load that starts after an hour asleep is seen within
+ * a window, not diluted by the hour.
+ *
+ * Return: true if the CPU should resume sampling.
+ */
+bool randstat_busy_update(struct randstat_busy *b, u64 now_ns, u64 asleep_ns)
+{
+	if (!b->t0) {
+		b->t0 = now_ns;
+		b->asleep0 = asleep_ns;
+		b->t1 = now_ns;
+		b->asleep1 = asleep_ns;
+		return false;
+	}
+	if (randstat_dormant_busy(randstat_growth(b->t0, now_ns),
+				  randstat_growth(b->asleep0, asleep_ns)))
+		return true;
+	if (randstat_growth(b->t1, now_ns) >= RANDSTAT_BUSY_WINDOW_NS / 2) {
+		b->t0 = b->t1;
+		b->asleep0 = b->asleep1;
+		b->t1 = now_ns;
+		b->asleep1 = asleep_ns;
+	}
+	return false;
 }
 
 /**

@@ -213,3 +213,60 @@ u64 randstat_draw_resume(struct randstat_rng *r, struct randstat_window w,
 {
 	return randstat_draw_exponential(r, w.lo, w.hi) - min_t(u64, since_ns, w.lo);
 }
+
+/**
+ * randstat_law_mean() - a law's mean interval
+ * @law: the law
+ * @w: its parameters
+ *
+ * Return: the mean, ns: mean_ns, or (tmin_ns + tmax_ns) / 2.
+ */
+u64 randstat_law_mean(enum randstat_law law, struct randstat_window w)
+{
+	if (law == RS_LAW_UNIFORM)
+		return ((u64)w.lo + w.hi) / 2;
+	return w.hi;
+}
+
+/**
+ * randstat_advance() - count the expiries up to now and draw the next one
+ * @r: this CPU's keystream
+ * @law: the law
+ * @w: its parameters
+ * @now_ns: when the interrupt came
+ * @last_ns: out: the last expiry counted (the samples cover up to it)
+ * @next_ns: in: the expiry whose interrupt this is; out: the next expiry,
+ *	after @now_ns
+ *
+ * Expiries that passed while the CPU could not take the interrupt are
+ * samples too, of what runs when it comes.  A few are drawn one by one, as
+ * they would have come; past RANDSTAT_OVERRUN_DRAWS (a vCPU that was not
+ * run for seconds) the rest are counted in bulk, the time left over the
+ * law's mean, and the next expiry is drawn afresh from now: the law is
+ * memoryless, so nothing is lost, and a hardirq never draws more than
+ * RANDSTAT_OVERRUN_DRAWS + 1 intervals however long the gap.
+ *
+ * Return: the number of samples to count, at least 1.
+ */
+u64 randstat_advance(struct randstat_rng *r, enum randstat_law law,
+		     struct randstat_window w, u64 now_ns, u64 *last_ns,
+		     u64 *next_ns)
+{
+	u64 last = *next_ns, next, nsamples = 1;
+
+	next = last + randstat_draw_interval(r, law, w);
+	while (next <= now_ns && nsamples <= RANDSTAT_OVERRUN_DRAWS) {
+		last = next;
+		next += randstat_draw_interval(r, law, w);
+		nsamples++;
+	}
+	if (next <= now_ns) {
+		nsamples += div64_u64(now_ns - next,
+				      randstat_law_mean(law, w)) + 1;
+		last = now_ns;
+		next = now_ns + randstat_draw_interval(r, law, w);
+	}
+	*last_ns = last;
+	*next_ns = next;
+	return nsamples;
+}

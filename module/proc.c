@@ -23,6 +23,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "params.h"
+#include "proc.h"
 #include "sampler.h"
 
 /**

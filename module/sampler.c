@@ -9,22 +9,42 @@
  * one's scheduled time, so interrupt latency does not stretch the mean
  * interval.  Expiries that passed while the CPU could not take the
  * interrupt are samples too, of the class seen when it came, as the tick
- * counts the ticks it missed: dropping them would leave out exactly the
- * samples that fell in interrupt-disabled regions.
+ * counts the ticks it missed (randstat_advance()).
  *
- * Tickless: a sample that finds the CPU idle stops the timer (the CPU is
- * *dormant*), and the CPU resumes sampling when it leaves idle, with the
- * law's own continuation (randstat_draw_resume()).  The span in between
- * is charged from the kernel's exact NO_HZ idle and iowait sleep times
- * (randstat_charge_dormant()), so an idle CPU takes no interrupt of
- * randstat's.  What ends dormancy:
+ * Each CPU's sampler is a small state machine (enum randstat_state):
  *
- * - a task is enqueued by this CPU (sched_update_nr_running_tp): a wakeup
- *   onto an idle CPU is queued there and enqueued by the CPU itself;
+ *   OFF -> ACTIVE or EXACT      the CPU comes online, or its mode changes
+ *   ACTIVE -> DORMANT           a sample finds the CPU idle (tickless)
+ *   DORMANT -> ACTIVE           the CPU leaves idle for work
+ *   any -> OFF                  the CPU goes offline, or its mode changes
+ *
+ * randstat_enter() alone moves a CPU from one state to another: in one
+ * write section of the CPU's seqcount it charges what the outgoing state
+ * owes (randstat_charge_pending(): a dormant span from the kernel's exact
+ * NO_HZ sleep times, an exact CPU's growth of the kernel's figures) and
+ * keeps the kernel's figures the incoming state will charge from.  The
+ * timer, the probes, hotplug, mode changes and reset are thin callers.
+ * A reader copies the counters, the state and those figures in one read
+ * section and charges what is pending on its copy with the same pure
+ * function, so what it shows is what the CPU would charge.
+ *
+ * Tickless: a sample that finds the CPU idle stops the timer; the CPU
+ * resumes sampling when it leaves idle, with the law's own continuation
+ * (randstat_draw_resume()), so an idle CPU takes no interrupt of
+ * randstat's.  Nothing stops the timer at an idle entry: the idle path
+ * has already programmed the CPU's clock event by then (and, where the
+ * idle state stops the local timer, handed it to the broadcast device),
+ * so a cancel there would save no wakeup and could reprogram a clock
+ * event that is shut down.  What ends dormancy:
+ *
+ * - this CPU enqueues the first task on its own runqueue
+ *   (sched_update_nr_running_tp): a wakeup onto an idle CPU is queued
+ *   there and enqueued by the CPU itself; enqueues this CPU does for
+ *   others (a NIC's softirq waking tasks elsewhere) leave it dormant;
  * - the CPU leaves its idle state (power:cpu_idle) with need_resched()
  *   set, as after a remote wakeup's IPI, or having spent more than
- *   1/2^RANDSTAT_BUSY_SHIFT of its time in interrupts since it last
- *   looked (randstat_dormant_busy());
+ *   1/2^RANDSTAT_BUSY_SHIFT of the last second or so in interrupts
+ *   (randstat_busy_update());
  * - the scheduler's load tracking (PELT tracepoints) runs for a task
  *   other than the idle task on it: the backstop, within one tick, for a
  *   remote enqueue that raced with a pass through the idle loop.
@@ -53,6 +73,7 @@
 #include <trace/events/power.h>
 #include <trace/events/sched.h>
 
+#include "params.h"
 #include "sampler.h"
 
 #define CREATE_TRACE_POINTS
@@ -66,33 +87,23 @@
  * @rekey_ready: @rekey is filled and not yet used; set (release) by the
  *	rekey work, cleared (release) by this CPU's timer, which alone then
  *	reads @rekey
- * @seq: lets readers copy @c and the state consistently; written only by
- *	this CPU with interrupts off, or while it is offline
+ * @seq: lets readers copy @c, @state and @base consistently; written only
+ *	by this CPU with interrupts off, or while it is offline
  * @c: the counters
  * @state: what the sampler is doing (enum randstat_state)
- * @prev_expires: scheduled time of the last expiry counted, or when the
- *	sampler last resumed
- * @last_steal: the kernel's steal time of this CPU already charged
+ * @base: the kernel's figures the current state charges from; its steal
+ *	is the steal charged so far, in every state
+ * @prev_expires: the time up to which samples have been charged: the last
+ *	expiry counted, or when the sampler last (re)started
+ * @last_sample: the last expiry counted (the law's floor runs from it)
  * @last_idle_us: get_cpu_idle_time_us() at the last idle sample
  * @last_iowait_us: get_cpu_iowait_time_us() at the last idle sample
  * @last_iowait: the last idle sample was iowait
  * @nohz_idle: the kernel keeps exact idle sleep times here (NO_HZ)
- * @last_sample: scheduled time of the last expiry counted (the law's
- *	floor runs from it)
- * @dormant_since: dormant: the sample that found the CPU idle, or the
- *	idle entry where it stopped; the exact span runs from it
- * @dormant_idle_us: dormant: get_cpu_idle_time_us() when it began
- * @dormant_iowait_us: dormant: get_cpu_iowait_time_us() when it began
- * @pending_sampled_ns: dormant, stopped at an idle entry: the sampled time
- *	from the last sample (or resume) to the stop, not yet charged
- * @stop_after: the budget of stops at idle entries, as a time in jiffies
- *	(a generic cell rate algorithm): each stop moves it to @stop_cost
- *	past the later of itself and now, and a stop is allowed while it is
- *	at most RANDSTAT_STOP_BURST stops ahead of now
- * @stop_cost: the mean interval in jiffies, at least 1
- * @look_ns: dormant: when the busy check first looked (ktime), 0 before
- * @look_asleep_us: dormant: the idle and iowait sleep time then
- * @exact_base: exact: the kernel's figures already charged
+ * @steal_credit: the idle and iowait the last dormant span was charged
+ *	that a steal backlog may still be taken from
+ *	(randstat_charge_backlog()), until the first sample after it
+ * @busy: dormant: the busy check's window
  */
 struct randstat_cpu {
 	struct hrtimer timer;
@@ -101,32 +112,19 @@ struct randstat_cpu {
 	bool rekey_ready;
 	seqcount_t seq;
 	struct randstat_counters c;
-	int state;
+	enum randstat_state state;
+	struct randstat_kstat base;
 	ktime_t prev_expires;
-	u64 last_steal;
+	ktime_t last_sample;
 	u64 last_idle_us;
 	u64 last_iowait_us;
 	bool last_iowait;
 	bool nohz_idle;
-	ktime_t last_sample;
-	ktime_t dormant_since;
-	u64 dormant_idle_us;
-	u64 dormant_iowait_us;
-	u64 pending_sampled_ns;
-	unsigned long stop_after;
-	unsigned long stop_cost;
-	u64 look_ns;
-	u64 look_asleep_us;
-	u64 exact_base[RS_NR_CLASSES];
+	u64 steal_credit;
+	struct randstat_busy busy;
 };
 
 static DEFINE_PER_CPU(struct randstat_cpu, randstat_cpus);
-
-/*
- * Stops at idle entries, a CPU may take this many in a row before it is
- * held to one per mean interval: an idle CPU's wakeups come in clusters.
- */
-#define RANDSTAT_STOP_BURST	8
 static enum cpuhp_state randstat_hp_state;
 
 /*
@@ -170,12 +168,99 @@ static void randstat_take_rekey(struct randstat_cpu *rc)
 	smp_store_release(&rc->rekey_ready, false);
 }
 
-static u64 randstat_next_interval(struct randstat_cpu *rc)
+/*
+ * The kernel's figures for @cpu now, into @k.  With @all, every class as
+ * fs/proc/stat.c computes them (an exact CPU); else only what a dormant
+ * span is charged from: the NO_HZ sleep times, steal, irq and softirq,
+ * read from kcpustat directly (this runs in the sampler's hardirq, where
+ * kcpustat_cpu_fetch()'s vtime retry loop has no place).  Steal is the
+ * kernel's total: randstat_enter() keeps its own.
+ */
+static void randstat_kstat_read(unsigned int cpu, bool all,
+				struct randstat_kstat *k)
 {
-	enum randstat_law law;
-	struct randstat_window w = randstat_get_law(&law);
+	static const u8 from[RS_NR_CLASSES] = {
+		[RS_USER] = CPUTIME_USER,	[RS_NICE] = CPUTIME_NICE,
+		[RS_SYSTEM] = CPUTIME_SYSTEM,	[RS_IDLE] = CPUTIME_IDLE,
+		[RS_IOWAIT] = CPUTIME_IOWAIT,	[RS_IRQ] = CPUTIME_IRQ,
+		[RS_SOFTIRQ] = CPUTIME_SOFTIRQ,	[RS_STEAL] = CPUTIME_STEAL,
+		[RS_GUEST] = CPUTIME_GUEST,
+		[RS_GUEST_NICE] = CPUTIME_GUEST_NICE,
+	};
+	struct kernel_cpustat kcs;
+	u64 idle, iowait;
+	int i;
 
-	return randstat_draw_interval(&rc->rng, law, w);
+	memset(k, 0, sizeof(*k));
+	k->t_ns = ktime_get_ns();
+	idle = get_cpu_idle_time_us(cpu, NULL);
+	iowait = get_cpu_iowait_time_us(cpu, NULL);
+	if (all) {
+		kcpustat_cpu_fetch(&kcs, cpu);
+		for (i = 0; i < RS_NR_CLASSES; i++)
+			k->ns[i] = kcs.cpustat[from[i]];
+	} else {
+		for (i = RS_IDLE; i <= RS_STEAL; i++)
+			k->ns[i] = READ_ONCE(kcpustat_cpu(cpu).cpustat[from[i]]);
+	}
+	if (idle != (u64)-1)
+		k->ns[RS_IDLE] = idle * NSEC_PER_USEC;
+	if (iowait != (u64)-1)
+		k->ns[RS_IOWAIT] = iowait * NSEC_PER_USEC;
+}
+
+/**
+ * __randstat_enter() - move a CPU's sampler to @to; see randstat_enter()
+ * @rc: the CPU's sampler
+ * @to: the new state
+ * @now: the kernel's figures now (randstat_kstat_read())
+ * @zero: zero the counters instead of charging what is pending (reset)
+ *
+ * Inside a write section of @rc->seq.
+ */
+static void __randstat_enter(struct randstat_cpu *rc, enum randstat_state to,
+			     const struct randstat_kstat *now, bool zero)
+{
+	u64 steal = rc->base.ns[RS_STEAL];
+
+	if (zero)
+		memset(&rc->c, 0, sizeof(rc->c));
+	/* From a reset or from off, nothing before now is owed. */
+	if (zero || rc->state == RS_STATE_OFF)
+		steal = now->ns[RS_STEAL];
+	else
+		steal += randstat_charge_pending(&rc->c, rc->state, &rc->base,
+						 now);
+	rc->base = *now;
+	rc->base.ns[RS_STEAL] = steal;
+	if (to == RS_STATE_DORMANT && rc->state != RS_STATE_DORMANT)
+		rc->c.dormancies++;
+	WRITE_ONCE(rc->state, to);
+}
+
+/**
+ * randstat_enter() - move a CPU's sampler from its state to @to
+ * @rc: the CPU's sampler
+ * @cpu: the CPU
+ * @to: the new state (the same one, with @zero, for a reset)
+ * @zero: zero the counters instead of charging what is pending
+ *
+ * The one place a sampler's state changes.  What the outgoing state owes
+ * is charged and the incoming state's figures are taken, in one write
+ * section, so a reader sees either the old state with its pending charge
+ * or the new one.  The caller starts or stops the timer.  Interrupts are
+ * off, on @cpu itself, or @cpu is offline.
+ */
+static void randstat_enter(struct randstat_cpu *rc, unsigned int cpu,
+			   enum randstat_state to, bool zero)
+{
+	struct randstat_kstat now;
+
+	randstat_kstat_read(cpu, to == RS_STATE_EXACT ||
+			    rc->state == RS_STATE_EXACT, &now);
+	write_seqcount_begin(&rc->seq);
+	__randstat_enter(rc, to, &now, zero);
+	write_seqcount_end(&rc->seq);
 }
 
 /*
@@ -213,16 +298,13 @@ static enum randstat_class randstat_sample_class(struct randstat_cpu *rc)
 /*
  * May the sampler stop now, the CPU being idle?  Only with nothing about
  * to run, where the kernel keeps exact idle sleep times, when the
- * tickless parameter allows it, and only under
- * the exponential law: the uniform law has no memoryless continuation,
- * and a fresh draw at each wakeup would never see work shorter than
- * tmin_ns after one.  Under it idle CPUs keep being sampled.
+ * tickless parameter allows it, and only under the exponential law: the
+ * uniform law has no memoryless continuation, and a fresh draw at each
+ * wakeup would never see work shorter than tmin_ns after one.  Under it
+ * idle CPUs keep being sampled.
  */
-static bool randstat_may_doze(struct randstat_cpu *rc)
+static bool randstat_may_doze(struct randstat_cpu *rc, enum randstat_law law)
 {
-	enum randstat_law law;
-
-	randstat_get_law(&law);
 	return law == RS_LAW_EXPONENTIAL && randstat_may_sleep() &&
 	       rc->nohz_idle && !need_resched();
 }
@@ -234,167 +316,102 @@ static u64 randstat_ns_since(ktime_t a, ktime_t b)
 }
 
 /*
- * The sampler stops: the CPU is idle.  In the timer, within @rc->seq.
- * The samples cover the time up to @last, the last expiry; the kernel's
- * sleep times were read at @now, in this interrupt, and the span charged
- * from them starts there.  In between the CPU slept on, in the class
- * @cls the sample found, until the interrupt came (NO_HZ stopped its
- * sleep time at the interrupt's entry): that lateness is charged to
- * @cls, not left to be charged as irq with the span's remainder.
+ * Start the timer: the one place it is started, but for its own restarts.
+ * Interrupts are off, on the CPU.  The first sample is the law's
+ * continuation from the last one (randstat_draw_resume(); from a fresh
+ * start, a fresh draw), so a resumed CPU is sampled as if it had never
+ * stopped.  Samples charge from now.
  */
-static void randstat_doze(struct randstat_cpu *rc, enum randstat_class cls,
-			  ktime_t last, ktime_t now)
+static void randstat_arm(struct randstat_cpu *rc, ktime_t now)
 {
-	u64 late = randstat_ns_since(now, last);
+	enum randstat_law law;
+	struct randstat_window w = randstat_get_law(&law);
+	u64 delay;
 
-	randstat_charge_dormant(&rc->c, late, cls == RS_IDLE ? late : 0,
-				cls == RS_IOWAIT ? late : 0, 0);
-	rc->dormant_since = now;
-	rc->dormant_idle_us = rc->last_idle_us;
-	rc->dormant_iowait_us = rc->last_iowait_us;
-	rc->pending_sampled_ns = 0;
-	/* The busy check starts at the end of this wakeup (idle probe). */
-	rc->look_ns = 0;
-	rc->c.dormancies++;
-	WRITE_ONCE(rc->state, RS_STATE_DORMANT);
+	if (law == RS_LAW_EXPONENTIAL)
+		delay = randstat_draw_resume(&rc->rng, w,
+					     randstat_ns_since(now, rc->last_sample));
+	else
+		delay = randstat_draw_interval(&rc->rng, law, w);
+	rc->prev_expires = now;
+	hrtimer_start(&rc->timer, ktime_add_ns(now, delay),
+		      HRTIMER_MODE_ABS_PINNED_HARD);
 }
 
 static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 {
 	struct randstat_cpu *rc = container_of(timer, struct randstat_cpu,
 					       timer);
+	int cpu = smp_processor_id();
 	u64 start = local_clock();
 	ktime_t now = ktime_get();
 	ktime_t expires = hrtimer_get_expires(timer);
 	enum randstat_class cls = randstat_sample_class(rc);
-	u64 steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL] - rc->last_steal;
+	u64 steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL] -
+		    rc->base.ns[RS_STEAL];
+	struct randstat_kstat k;
+	enum randstat_law law;
+	struct randstat_window w = randstat_get_law(&law);
 	/* Only a sample that finds the idle task idle stops the sampler. */
 	bool doze = (cls == RS_IDLE || cls == RS_IOWAIT) &&
-		    randstat_may_doze(rc);
-	ktime_t last = expires, next;
-	u64 nsamples = 1, weight;
+		    randstat_may_doze(rc, law);
+	u64 last, next = ktime_to_ns(expires), nsamples, weight, late, back;
 
 	randstat_take_rekey(rc);
-	next = ktime_add_ns(expires, randstat_next_interval(rc));
-	/* Expiries that passed meanwhile: samples of what runs now. */
-	while (ktime_compare(next, now) <= 0) {
-		last = next;
-		next = ktime_add_ns(next, randstat_next_interval(rc));
-		nsamples++;
+	nsamples = randstat_advance(&rc->rng, law, w, ktime_to_ns(now),
+				    &last, &next);
+	weight = randstat_ns_since(ns_to_ktime(last), rc->prev_expires);
+	if (doze) {
+		randstat_kstat_read(cpu, false, &k);
+		/*
+		 * The samples cover the time up to @last; the span charged
+		 * exactly starts there.  The CPU slept on in @cls until the
+		 * interrupt came (NO_HZ stopped its sleep time at the
+		 * interrupt's entry): that lateness is sleep of the span.
+		 */
+		k.t_ns = last;
+		late = randstat_ns_since(now, ns_to_ktime(last));
+		k.ns[cls] -= min(k.ns[cls], late);
 	}
 
-	weight = ktime_to_ns(ktime_sub(last, rc->prev_expires));
 	write_seqcount_begin(&rc->seq);
-	rc->last_steal += randstat_charge(&rc->c, cls, nsamples, weight, steal);
+	/* A dormant span's steal backlog first, then this interval's. */
+	back = randstat_charge_backlog(&rc->c, steal, &rc->steal_credit);
+	rc->steal_credit = 0;
+	rc->base.ns[RS_STEAL] += back + randstat_charge(&rc->c, cls, nsamples,
+							weight, steal - back);
 	rc->c.overruns += nsamples - 1;
 	if (doze)
-		randstat_doze(rc, cls, last, now);
+		__randstat_enter(rc, RS_STATE_DORMANT, &k, false);
 	randstat_record_timing(&rc->c, local_clock() - start,
 			       ktime_to_ns(ktime_sub(now, expires)));
 	write_seqcount_end(&rc->seq);
 	/* A static branch, not taken unless randstat:sample is enabled. */
-	trace_sample(smp_processor_id(), current, cls, nsamples, weight);
+	trace_sample(cpu, current, cls, nsamples, weight);
 
-	rc->prev_expires = last;
-	rc->last_sample = last;
-	if (doze)
+	rc->prev_expires = ns_to_ktime(last);
+	rc->last_sample = ns_to_ktime(last);
+	if (doze) {
+		memset(&rc->busy, 0, sizeof(rc->busy));
 		return HRTIMER_NORESTART;
-	hrtimer_set_expires(timer, next);
+	}
+	hrtimer_set_expires(timer, ns_to_ktime(next));
 	return HRTIMER_RESTART;
 }
 
 /*
- * The dormant span's charge, from @rc's state to @now: into @c, which is
- * @rc->c or a reader's copy of it.  @idle_us, @iowait_us and @steal are
- * the kernel's figures at @now.
- */
-static u64 randstat_dormant_charge(const struct randstat_cpu *rc,
-				   struct randstat_counters *c, ktime_t now,
-				   u64 idle_us, u64 iowait_us, u64 steal)
-{
-	u64 span = randstat_ns_since(now, rc->dormant_since);
-	u64 idle = (idle_us - min(idle_us, rc->dormant_idle_us)) * NSEC_PER_USEC;
-	u64 iowait = (iowait_us - min(iowait_us, rc->dormant_iowait_us)) *
-		     NSEC_PER_USEC;
-
-	randstat_charge_span(c, rc->pending_sampled_ns);
-	return randstat_charge_dormant(c, span, idle, iowait,
-				       steal - rc->last_steal);
-}
-
-/*
  * Resume sampling on this CPU, dormant until now.  Interrupts are off.
- * The span is charged exactly, and the next sample is the law's
- * continuation from the last one (randstat_draw_resume()).
+ * The span's idle and iowait may yet lose a steal backlog
+ * (randstat_charge_backlog()).
  */
 static void randstat_wake(struct randstat_cpu *rc)
 {
-	int cpu = smp_processor_id();
-	struct randstat_window w = randstat_get_window(RS_LAW_EXPONENTIAL);
-	u64 steal, idle_us, iowait_us, delay;
-	ktime_t now;
+	u64 idle = rc->c.exact_ns[RS_IDLE] + rc->c.exact_ns[RS_IOWAIT];
 
-	write_seqcount_begin(&rc->seq);
-	/* After the count changed: a reader that looks later sees it. */
-	now = ktime_get();
-	idle_us = get_cpu_idle_time_us(cpu, NULL);
-	iowait_us = get_cpu_iowait_time_us(cpu, NULL);
-	steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
-	rc->last_steal += randstat_dormant_charge(rc, &rc->c, now, idle_us,
-						  iowait_us, steal);
-	rc->pending_sampled_ns = 0;
-	WRITE_ONCE(rc->state, RS_STATE_ACTIVE);
-	write_seqcount_end(&rc->seq);
-
-	rc->prev_expires = now;
-	rc->last_idle_us = idle_us;
-	rc->last_iowait_us = iowait_us;
-	delay = randstat_draw_resume(&rc->rng, w,
-				     randstat_ns_since(now, rc->last_sample));
-	hrtimer_start(&rc->timer, ktime_add_ns(now, delay),
-		      HRTIMER_MODE_ABS_PINNED_HARD);
-}
-
-/*
- * The CPU enters an idle state while sampling: stop the timer rather than
- * let its next sample wake the CPU only to find it idle (as it would after
- * a short task woken on an idle CPU).  The span from here is charged
- * exactly, as from an idle sample, and sampling resumes with the law's
- * continuation from the last sample, which does not depend on where this
- * stop fell (a stop that kept the sample it put off would bias the
- * estimate: KUnit's short_bursts_test).  At most once per mean interval
- * on average (a burst of RANDSTAT_STOP_BURST allowed), so that a CPU
- * entering idle tens of thousands of times a second does not cancel and
- * re-arm its timer each time.  Interrupts are off.
- */
-static void randstat_idle_enter(struct randstat_cpu *rc)
-{
-	int cpu = smp_processor_id();
-	u64 idle_us, iowait_us;
-
-	/* One stop's worth of the budget (see randstat_idle_probe()). */
-	rc->stop_after = max(rc->stop_after, jiffies) + rc->stop_cost;
-	/*
-	 * A sample already due (its interrupt held back by the path into
-	 * idle, which runs with interrupts off) is taken as it comes, as
-	 * the tick's would be: cancelling it would drop a sample whose time
-	 * is already counted as sampled.
-	 */
-	if (ktime_compare(hrtimer_get_expires(&rc->timer), ktime_get()) <= 0 ||
-	    hrtimer_try_to_cancel(&rc->timer) != 1)
-		return;
-	idle_us = get_cpu_idle_time_us(cpu, NULL);
-	iowait_us = get_cpu_iowait_time_us(cpu, NULL);
-	write_seqcount_begin(&rc->seq);
-	rc->dormant_since = ktime_get();
-	rc->pending_sampled_ns = randstat_ns_since(rc->dormant_since,
-						   rc->prev_expires);
-	rc->dormant_idle_us = idle_us;
-	rc->dormant_iowait_us = iowait_us;
-	rc->look_ns = 0;
-	rc->c.dormancies++;
-	WRITE_ONCE(rc->state, RS_STATE_DORMANT);
-	write_seqcount_end(&rc->seq);
+	randstat_enter(rc, smp_processor_id(), RS_STATE_ACTIVE, false);
+	rc->steal_credit = rc->c.exact_ns[RS_IDLE] + rc->c.exact_ns[RS_IOWAIT] -
+			   idle;
+	randstat_arm(rc, ns_to_ktime(rc->base.t_ns));
 }
 
 /* Whoever noticed: resume if this CPU is still dormant. */
@@ -411,67 +428,46 @@ static void randstat_wake_this_cpu(void)
 
 /*
  * A task was enqueued by this CPU (sched_update_nr_running_tp; the rq
- * lock is held).  If this CPU is dormant the task is almost always its
- * own: a wakeup onto an idle CPU is queued there and enqueued by it.
+ * lock is held), on @rq, which may be another CPU's.  Resume if it gave
+ * this dormant CPU its first task: this CPU's own runqueue now holds one
+ * (it held none while dormant).  An enqueue on another CPU's runqueue
+ * leaves this one's at zero: a dormant CPU that serves interrupts waking
+ * tasks elsewhere stays dormant.
  */
 static void randstat_enqueue_probe(void *data, struct rq *rq, int change)
 {
 	if (change > 0 &&
-	    READ_ONCE(this_cpu_ptr(&randstat_cpus)->state) == RS_STATE_DORMANT)
+	    READ_ONCE(this_cpu_ptr(&randstat_cpus)->state) == RS_STATE_DORMANT &&
+	    single_task_running())
 		randstat_wake_this_cpu();
 }
 
 /*
- * power:cpu_idle, on every idle entry and exit of every CPU: two or three
- * loads, unless this CPU is dormant and leaving an idle state, or
- * sampling and entering one with no stop in the last mean interval.
+ * power:cpu_idle, on every idle entry and exit of every CPU: a load and a
+ * compare, unless this CPU is dormant and leaving an idle state.  Idle
+ * entries are left alone (see the top of this file).
  */
 static void randstat_idle_probe(void *data, unsigned int state,
 				unsigned int cpu_id)
 {
 	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
 	unsigned long flags;
-	u64 now, asleep;
 	int cpu;
 
-	if (state != PWR_EVENT_EXIT) {
-		if (READ_ONCE(rc->state) != RS_STATE_ACTIVE ||
-		    time_before(jiffies + RANDSTAT_STOP_BURST * rc->stop_cost,
-				READ_ONCE(rc->stop_after)) ||
-		    !randstat_may_doze(rc))
-			return;
-		local_irq_save(flags);
-		if (rc->state == RS_STATE_ACTIVE)
-			randstat_idle_enter(rc);
-		local_irq_restore(flags);
-		return;
-	}
-	if (READ_ONCE(rc->state) != RS_STATE_DORMANT)
+	if (state != PWR_EVENT_EXIT ||
+	    READ_ONCE(rc->state) != RS_STATE_DORMANT)
 		return;
 	local_irq_save(flags);
 	if (rc->state != RS_STATE_DORMANT)
 		goto out;
-	if (need_resched()) {
-		randstat_wake(rc);
-		goto out;
-	}
-	/*
-	 * Woken by interrupts only: has serving them kept it busy, over the
-	 * span since its first look (at the end of the wakeup in which it
-	 * stopped)?  Over the whole span, so that a burst of short wakeups
-	 * (IPIs) after a long sleep is not taken for work.
-	 */
+	/* Woken by interrupts only: has serving them kept it busy? */
 	cpu = smp_processor_id();
-	now = ktime_get_ns();
-	asleep = get_cpu_idle_time_us(cpu, NULL) +
-		 get_cpu_iowait_time_us(cpu, NULL);
-	if (!rc->look_ns) {
-		rc->look_ns = now;
-		rc->look_asleep_us = asleep;
-	} else if (randstat_dormant_busy(now - rc->look_ns,
-					 (asleep - rc->look_asleep_us) * NSEC_PER_USEC)) {
+	if (need_resched() ||
+	    randstat_busy_update(&rc->busy, ktime_get_ns(),
+				 (get_cpu_idle_time_us(cpu, NULL) +
+				  get_cpu_iowait_time_us(cpu, NULL)) *
+				 NSEC_PER_USEC))
 		randstat_wake(rc);
-	}
 out:
 	local_irq_restore(flags);
 }
@@ -502,107 +498,36 @@ static void randstat_pelt_rq_probe(void *data, struct rq *rq)
 	randstat_pelt_check();
 }
 
-/* The kernel's exact figures for @cpu, as fs/proc/stat.c computes them. */
-static void randstat_fetch_exact(unsigned int cpu, u64 ns[RS_NR_CLASSES])
-{
-	static const u8 from[RS_NR_CLASSES] = {
-		[RS_USER] = CPUTIME_USER,	[RS_NICE] = CPUTIME_NICE,
-		[RS_SYSTEM] = CPUTIME_SYSTEM,	[RS_IDLE] = CPUTIME_IDLE,
-		[RS_IOWAIT] = CPUTIME_IOWAIT,	[RS_IRQ] = CPUTIME_IRQ,
-		[RS_SOFTIRQ] = CPUTIME_SOFTIRQ,	[RS_STEAL] = CPUTIME_STEAL,
-		[RS_GUEST] = CPUTIME_GUEST,
-		[RS_GUEST_NICE] = CPUTIME_GUEST_NICE,
-	};
-	struct kernel_cpustat kcs;
-	u64 idle = get_cpu_idle_time_us(cpu, NULL);
-	u64 iowait = get_cpu_iowait_time_us(cpu, NULL);
-	int k;
-
-	kcpustat_cpu_fetch(&kcs, cpu);
-	for (k = 0; k < RS_NR_CLASSES; k++)
-		ns[k] = kcs.cpustat[from[k]];
-	if (idle != (u64)-1)
-		ns[RS_IDLE] = idle * NSEC_PER_USEC;
-	if (iowait != (u64)-1)
-		ns[RS_IOWAIT] = iowait * NSEC_PER_USEC;
-}
-
-/* The exact figures' growth since @base, into @c; @base moves up. */
-static void randstat_exact_charge(struct randstat_counters *c,
-				  u64 base[RS_NR_CLASSES],
-				  const u64 now[RS_NR_CLASSES])
-{
-	u64 d[RS_NR_CLASSES];
-	int k;
-
-	for (k = 0; k < RS_NR_CLASSES; k++) {
-		d[k] = now[k] - min(now[k], base[k]);
-		base[k] = max(base[k], now[k]);
-	}
-	randstat_charge_exact(c, d);
-}
-
 /*
  * Start this CPU in the mode the exact_cpus parameter gives it.
  * Interrupts are off; its counters are kept.
  */
 static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
 {
-	ktime_t now = ktime_get();
-
-	write_seqcount_begin(&rc->seq);
 	if (randstat_cpu_is_exact(cpu)) {
-		randstat_fetch_exact(cpu, rc->exact_base);
-		WRITE_ONCE(rc->state, RS_STATE_EXACT);
-	} else {
-		WRITE_ONCE(rc->state, RS_STATE_ACTIVE);
-	}
-	write_seqcount_end(&rc->seq);
-	if (rc->state == RS_STATE_EXACT)
+		randstat_enter(rc, cpu, RS_STATE_EXACT, false);
 		return;
-
-	rc->last_steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
+	}
 	rc->last_idle_us = get_cpu_idle_time_us(cpu, NULL);
 	rc->last_iowait_us = get_cpu_iowait_time_us(cpu, NULL);
 	rc->last_iowait = false;
 	rc->nohz_idle = false;
-	rc->prev_expires = now;
-	rc->last_sample = now;
-	rc->stop_after = jiffies;
-	rc->stop_cost = max(nsecs_to_jiffies(randstat_get_window(RS_LAW_EXPONENTIAL).hi), 1UL);
-	hrtimer_start(&rc->timer, ktime_add_ns(now, randstat_next_interval(rc)),
-		      HRTIMER_MODE_ABS_PINNED_HARD);
+	rc->steal_credit = 0;
+	randstat_enter(rc, cpu, RS_STATE_ACTIVE, false);
+	rc->last_sample = ns_to_ktime(rc->base.t_ns);
+	randstat_arm(rc, rc->last_sample);
 }
 
 /*
  * Stop this CPU's sampler, whatever it was doing, and charge what is
  * pending.  Interrupts are off, so the timer, which only runs here, is not
- * running.
+ * running; the caller waits for it with hrtimer_cancel() if it may be.
  */
 static void randstat_stop(struct randstat_cpu *rc, unsigned int cpu)
 {
-	u64 now[RS_NR_CLASSES], steal;
-
-	write_seqcount_begin(&rc->seq);
-	switch (rc->state) {
-	case RS_STATE_ACTIVE:
+	if (rc->state == RS_STATE_ACTIVE)
 		hrtimer_try_to_cancel(&rc->timer);
-		break;
-	case RS_STATE_DORMANT:
-		steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
-		rc->last_steal += randstat_dormant_charge(rc, &rc->c, ktime_get(),
-							  get_cpu_idle_time_us(cpu, NULL),
-							  get_cpu_iowait_time_us(cpu, NULL),
-							  steal);
-		break;
-	case RS_STATE_EXACT:
-		randstat_fetch_exact(cpu, now);
-		randstat_exact_charge(&rc->c, rc->exact_base, now);
-		break;
-	}
-	WRITE_ONCE(rc->state, RS_STATE_OFF);
-	rc->pending_sampled_ns = 0;
-	write_seqcount_end(&rc->seq);
+	randstat_enter(rc, cpu, RS_STATE_OFF, false);
 }
 
 /* Runs on @cpu itself, in its hotplug thread. */
@@ -746,55 +671,42 @@ void randstat_sampler_stop(void)
  * A consistent copy, with what is pending charged in it: a dormant CPU's
  * span up to now, an exact CPU's growth of the kernel's figures.  So a
  * reader sees an idle CPU's idle time grow while it takes no interrupt.
+ * Everything the pending charge needs is copied in the read section, and
+ * charged by the function the CPU itself charges with.
  *
- * Return: its state (enum randstat_state).
+ * Return: its state.
  */
-int randstat_read_cpu(unsigned int cpu, struct randstat_counters *c)
+enum randstat_state randstat_read_cpu(unsigned int cpu,
+				      struct randstat_counters *c)
 {
 	struct randstat_cpu *rc = per_cpu_ptr(&randstat_cpus, cpu);
-	u64 base[RS_NR_CLASSES], now[RS_NR_CLASSES];
-	u64 idle_us = 0, iowait_us = 0, steal = 0;
-	ktime_t t = 0;
+	struct randstat_kstat base, now;
+	enum randstat_state state;
 	unsigned int seq;
-	int state;
 
 	do {
 		seq = read_seqcount_begin(&rc->seq);
 		*c = rc->c;
 		state = READ_ONCE(rc->state);
-		if (state == RS_STATE_DORMANT) {
-			t = ktime_get();
-			idle_us = get_cpu_idle_time_us(cpu, NULL);
-			iowait_us = get_cpu_iowait_time_us(cpu, NULL);
-			steal = kcpustat_cpu(cpu).cpustat[CPUTIME_STEAL];
-		} else if (state == RS_STATE_EXACT) {
-			memcpy(base, rc->exact_base, sizeof(base));
-			randstat_fetch_exact(cpu, now);
-		}
+		base = rc->base;
+		if (state == RS_STATE_DORMANT || state == RS_STATE_EXACT)
+			randstat_kstat_read(cpu, state == RS_STATE_EXACT, &now);
 	} while (read_seqcount_retry(&rc->seq, seq));
 
-	if (state == RS_STATE_DORMANT)
-		randstat_dormant_charge(rc, c, t, idle_us, iowait_us, steal);
-	else if (state == RS_STATE_EXACT)
-		randstat_exact_charge(c, base, now);
+	if (state == RS_STATE_DORMANT || state == RS_STATE_EXACT)
+		randstat_charge_pending(c, state, &base, &now);
 	return state;
 }
 
-/* Interrupts are off, so this CPU's timer cannot run meanwhile. */
+/*
+ * Zero one CPU's counters, its state kept.  Interrupts are off, on the
+ * CPU (its timer cannot run meanwhile), or the CPU is offline.
+ */
 static void randstat_reset_cpu(struct randstat_cpu *rc, unsigned int cpu)
 {
-	write_seqcount_begin(&rc->seq);
-	memset(&rc->c, 0, sizeof(rc->c));
-	if (rc->state == RS_STATE_DORMANT) {
-		rc->dormant_since = ktime_get();
-		rc->dormant_idle_us = get_cpu_idle_time_us(cpu, NULL);
-		rc->dormant_iowait_us = get_cpu_iowait_time_us(cpu, NULL);
-		rc->pending_sampled_ns = 0;
-		rc->last_steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL];
-	} else if (rc->state == RS_STATE_EXACT) {
-		randstat_fetch_exact(cpu, rc->exact_base);
-	}
-	write_seqcount_end(&rc->seq);
+	randstat_enter(rc, cpu, rc->state, true);
+	rc->prev_expires = ns_to_ktime(rc->base.t_ns);
+	rc->steal_credit = 0;
 }
 
 static void randstat_reset_this_cpu(void *unused)

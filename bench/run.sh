@@ -6,7 +6,9 @@
 # assertion failed or a guest did not finish.
 #
 #   bash bench/run.sh            full: sweeps, cost, overhead, convergence,
-#                                CSV + results.md + PNG plots in bench/results/
+#                                CSV + results.md + PNG plots in bench/results/,
+#                                and the per-sample path's cost on this CPU
+#                                (bench/host/run.sh: hostcost.csv, hostcost.md)
 #   bash bench/run.sh --short    the asserted workloads only, a few seconds
 #                                each (bench/results/short/)
 #
@@ -51,6 +53,13 @@ make -s -C "$here/progs" >&2 || die "building bench/progs failed"
 make -s -C "$repo" module KDIR="$kdir" >&2 || die "building the module failed"
 
 mkdir -p "$out/vm"
+# The pure per-sample path on this machine's own CPU, not TCG's: built for
+# user space from the module's sources (bench/host/run.sh); before any
+# guest runs, so that none competes with it.  Figures only, no assertion.
+ok_h=1 host_args=()
+[ "$mode" = short ] && host_args=(--short)
+bash "$here/host/run.sh" "$out" "${host_args[@]}" ||
+	{ echo "bench: bench/host/run.sh failed: no host figures" >&2; ok_h=0; }
 # Full mode measures the sampler's cost before and after the keystream,
 # exponential law and count estimator in one boot: the module as of
 # BENCH_BEFORE (default: the last commit before them) is built from git.
@@ -94,4 +103,5 @@ if [ "$mode" = full ] && command -v gnuplot >/dev/null; then
 	(cd "$out" && gnuplot "$here/plots.gp") || echo "bench: gnuplot failed" >&2
 fi
 echo "# bench: results in $out ($((SECONDS - start)) s)" >&2
+[ "$ok_h" = 1 ] || status=1
 exit "$status"

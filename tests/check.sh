@@ -5,6 +5,8 @@
 #   style    checkpatch.pl --strict, W=1 and sparse on the kernel code,
 #            all clean (tests/style.sh; TAP)
 #   reader   userspace unit tests over captured fixtures (TAP)
+#   host     the user-space build that make bench times the per-sample
+#            path with computes what the module does (bench/host; TAP)
 #   kunit    KUnit on a UML kernel (tests/kunit.sh; KTAP)
 #   vm       the real module in a QEMU guest (tests/vm/run.sh; KTAP)
 #   debug    the module on the debug kernel (tests/debugkernel.sh: lockdep,
@@ -55,11 +57,12 @@ run_suite() {
 	failed=$((failed + f))
 }
 
-suites=${SUITES:-style reader kunit vm debug bench deb}
+suites=${SUITES:-style reader host kunit vm debug bench deb}
 for s in $suites; do
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
 	reader)	run_suite reader 0 make -s -C userspace check ;;
+	host)	run_suite host 0 make -s -C bench/host check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
 	debug)	run_suite debug 0 env KERNELS=debug VM_SUITES=debug \

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * udpflood SECS: a UDP sender and a receiver (a child process) on the
- * loopback interface for SECS seconds.  Loopback delivery runs in the
+ * udpflood SECS [RATE]: a UDP sender and a receiver (a child process) on
+ * the loopback interface for SECS seconds; as fast as it can, or RATE
+ * datagrams a second.  Loopback delivery runs in the
  * NET_RX softirq (raised by the sender's netif_rx(), served when it
  * re-enables bottom halves), so this is a softirq-heavy load.  Needs lo up.
  * Prints datagrams sent and received.
@@ -32,17 +33,24 @@ int main(int argc, char **argv)
 {
 	struct sockaddr_in rx = { .sin_family = AF_INET };
 	struct sockaddr_in tx = { .sin_family = AF_INET };
-	unsigned long long t0, dur, t, sent = 0, got = 0;
+	unsigned long long t0, dur, t, sent = 0, got = 0, rate = 0;
 	socklen_t len = sizeof(rx);
 	int rfd, sfd, pfd[2], status;
 	char buf[64] = "randstat";
 	pid_t pid;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: udpflood SECS\n");
+	if (argc != 2 && argc != 3) {
+		fprintf(stderr, "usage: udpflood SECS [RATE]\n");
 		return 2;
 	}
 	dur = secs_arg(argv[1], "udpflood");
+	if (argc == 3) {
+		rate = strtoull(argv[2], NULL, 10);
+		if (!rate || rate > 1000000) {
+			fprintf(stderr, "udpflood: RATE: 1 to 1000000 packets/s\n");
+			return 2;
+		}
+	}
 	rx.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	tx.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	rfd = udp_socket(&rx);
@@ -79,6 +87,18 @@ int main(int argc, char **argv)
 	do {
 		int i;
 
+		if (rate) {	/* paced: one packet every 1/RATE s */
+			unsigned long long due = t0 + sent * 1000000000ULL / rate;
+			struct timespec ts = { .tv_sec = due / 1000000000ULL,
+					       .tv_nsec = due % 1000000000ULL };
+
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+			if (sendto(sfd, buf, sizeof(buf), 0,
+				   (struct sockaddr *)&rx, sizeof(rx)) > 0)
+				sent++;
+			t = now_ns(CLOCK_MONOTONIC);
+			continue;
+		}
 		for (i = 0; i < 64; i++)
 			if (sendto(sfd, buf, sizeof(buf), 0,
 				   (struct sockaddr *)&rx, sizeof(rx)) > 0)

@@ -40,6 +40,7 @@ typedef uint64_t __u64;
 			   _x < _y ? _x : _y; })
 #define max(x, y)	({ __typeof__(x) _x = (x); __typeof__(y) _y = (y); \
 			   _x > _y ? _x : _y; })
+#define min3(x, y, z)	min(min(x, y), z)
 #define min_t(type, x, y)	min((type)(x), (type)(y))
 #define max_t(type, x, y)	max((type)(x), (type)(y))
 
@@ -85,6 +86,11 @@ static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 }
 
 static inline u64 div_u64(u64 dividend, u32 divisor)
+{
+	return dividend / divisor;
+}
+
+static inline u64 div64_u64(u64 dividend, u64 divisor)
 {
 	return dividend / divisor;
 }

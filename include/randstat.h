@@ -273,8 +273,18 @@ struct randstat_busy {
 	u64 asleep1;
 };
 
+/*
+ * A sampling CPU that enters idle stops its sampler there, at most once
+ * per mean interval on average after a burst of this many
+ * (randstat_stop_budget()): an idle CPU's wakeups come in clusters.
+ */
+#define RANDSTAT_STOP_BURST		8
+
 u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 		    u64 nsamples, u64 interval_ns, u64 steal_ns);
+void randstat_charge_span(struct randstat_counters *c, u64 span_ns);
+bool randstat_stop_budget(unsigned long *stop_after, unsigned long now,
+			  unsigned long cost);
 u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
 			    u64 *credit);
 u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,

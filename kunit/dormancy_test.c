@@ -12,6 +12,7 @@
  * time (Documentation/randstat.rst, "Footprint").
  */
 #include <kunit/test.h>
+#include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
@@ -165,19 +166,20 @@ static void draw_resume_test(struct kunit *test)
  * A simulated CPU busy for BURST at the start of every PERIOD and idle
  * otherwise, sampled as sampler.c does: a sample in idle stops the
  * sampler (dormant) and the next burst's start resumes it with the law's
- * continuation from the last sample.  @fresh resumes with a fresh draw
- * (floor + Exp) instead of the continuation: the bug the continuation
- * avoids.
+ * continuation from the last sample.  With @lazy, a CPU also stops at an
+ * idle entry (at most once per mean interval), and resumes the same way.
+ * @fresh resumes with a fresh draw (floor + Exp) instead of the
+ * continuation: the bug the continuation avoids.
  */
 struct dsim {
-	u64 t, sampled, exact_idle, n, n_busy, resumes;
+	u64 t, sampled, exact_idle, n, n_busy, resumes, stops;
 };
 
 static void dsim_run(struct randstat_rng *r, struct randstat_window w,
 		     u64 period, u64 burst, u64 ncycles, bool fresh,
-		     struct dsim *s)
+		     bool lazy, struct dsim *s)
 {
-	u64 p, prev = 0, last = 0, since = 0, next;
+	u64 p, prev = 0, last = 0, since = 0, stop_after = 0, next;
 	u64 end = ncycles * period;
 	bool dormant = false;
 
@@ -199,7 +201,14 @@ static void dsim_run(struct randstat_rng *r, struct randstat_window w,
 			prev = next;
 			last = next;
 		}
-		if (next < p + period) {
+		if (lazy && p + burst >= stop_after) {
+			/* stops at the idle entry */
+			s->sampled += p + burst - prev;
+			since = p + burst;
+			stop_after = since + w.hi;
+			s->stops++;
+			dormant = true;
+		} else if (next < p + period) {
 			/* a sample finds it idle */
 			s->n++;
 			s->sampled += next - prev;
@@ -226,18 +235,21 @@ static void dsim_judge(struct kunit *test, const char *name,
 	*truth = div64_u64(s->t, period) * burst;
 	*sigma = div64_u64(s->sampled * int_sqrt64(p_ppm * (1000000 - p_ppm)),
 			   1000000 * int_sqrt64(s->n)) + 1;
-	kunit_info(test, "%s: busy %llu us of %llu ms; charged %llu us (4 sigma %llu us); %llu samples, %llu resumes, %llu ms exact idle\n",
+	kunit_info(test, "%s: busy %llu us of %llu ms; charged %llu us (4 sigma %llu us); %llu samples, %llu resumes, %llu stops at idle entry, %llu ms exact idle\n",
 		   name, *truth / 1000, s->t / 1000000, *est / 1000,
-		   4 * *sigma / 1000, s->n, s->resumes,
+		   4 * *sigma / 1000, s->n, s->resumes, s->stops,
 		   s->exact_idle / 1000000);
 }
 
 /*
  * 200 us of work every 5 ms, idle in between (the issue's short-burst
  * workload): every burst follows a wakeup.  The continuation charges it
- * within 4 sigma; a fresh draw at each wakeup never sees a burst's first
- * floor_ns and charges about (200 - 50) / 200 of it, outside 4 sigma:
- * this test would catch that bug.
+ * within 4 sigma, with or without stops at idle entries; a fresh draw at
+ * each wakeup never sees a burst's first floor_ns and charges about
+ * (200 - 50) / 200 of it, outside 4 sigma: this test would catch that
+ * bug.  (So did it catch a first version of the stop at idle entry that
+ * kept the sample it put off, and so removed from the sampled time only
+ * the idle spans that sample missed: 26.5 s of 40.)
  */
 static void short_bursts_test(struct kunit *test)
 {
@@ -248,20 +260,26 @@ static void short_bursts_test(struct kunit *test)
 	struct dsim s;
 
 	seed_rng(&r, 0x5eed0d02);
-	dsim_run(&r, w, 5000000, 200000, 200000, false, &s);
+	dsim_run(&r, w, 5000000, 200000, 200000, false, false, &s);
 	dsim_judge(test, "continuation", &s, 5000000, 200000, &est, &truth,
 		   &sigma);
 	KUNIT_EXPECT_LE(test, abs((s64)est - (s64)truth), 4 * (s64)sigma);
 	KUNIT_EXPECT_EQ(test, s.t, s.sampled + s.exact_idle);
 
-	/* every 3 ms: dormant in some idle spans, not in others */
-	dsim_run(&r, w, 3000000, 200000, 300000, false, &s);
-	dsim_judge(test, "every 3 ms", &s, 3000000, 200000, &est, &truth,
-		   &sigma);
+	dsim_run(&r, w, 5000000, 200000, 200000, false, true, &s);
+	dsim_judge(test, "continuation, stop at idle entry", &s, 5000000,
+		   200000, &est, &truth, &sigma);
 	KUNIT_EXPECT_LE(test, abs((s64)est - (s64)truth), 4 * (s64)sigma);
 	KUNIT_EXPECT_EQ(test, s.t, s.sampled + s.exact_idle);
 
-	dsim_run(&r, w, 5000000, 200000, 200000, true, &s);
+	/* every 3 ms: the stops (once per mean) miss every other idle entry */
+	dsim_run(&r, w, 3000000, 200000, 300000, false, true, &s);
+	dsim_judge(test, "every 3 ms, stop at idle entry", &s, 3000000,
+		   200000, &est, &truth, &sigma);
+	KUNIT_EXPECT_LE(test, abs((s64)est - (s64)truth), 4 * (s64)sigma);
+	KUNIT_EXPECT_EQ(test, s.t, s.sampled + s.exact_idle);
+
+	dsim_run(&r, w, 5000000, 200000, 200000, true, false, &s);
 	dsim_judge(test, "fresh draw", &s, 5000000, 200000, &est, &truth,
 		   &sigma);
 	KUNIT_EXPECT_LT(test, est + 4 * sigma, truth);
@@ -282,14 +300,14 @@ static void floor_abuse_test(struct kunit *test)
 	struct dsim s;
 
 	seed_rng(&r, 0x5eed0d03);
-	dsim_run(&r, w, 70000, 50000, 4000000, false, &s);
+	dsim_run(&r, w, 70000, 50000, 4000000, false, true, &s);
 	dsim_judge(test, "floor abuse", &s, 70000, 50000, &est, &truth,
 		   &sigma);
 	allowance = randstat_mul_div(s.t, w.lo, w.hi);
 	KUNIT_EXPECT_GE(test, est + allowance + 4 * sigma, truth);
 	KUNIT_EXPECT_LE(test, est, truth + 4 * sigma);
-	/* resumes are bounded by samples: each follows a sample in idle */
-	KUNIT_EXPECT_LE(test, s.resumes, s.n);
+	/* stops are bounded by samples: each follows a resume */
+	KUNIT_EXPECT_LE(test, s.stops, s.n);
 }
 
 /*
@@ -456,6 +474,43 @@ static void steal_backlog_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, credit, 0ULL);
 }
 
+/*
+ * Defect 7: the stop budget was max(stop_after, jiffies) + cost, which is
+ * not wrap-safe: once stop_after has wrapped ahead of jiffies, max() takes
+ * jiffies and forgets the stops already made, so a CPU near the wrap
+ * could stop at every idle entry.  randstat_stop_budget() compares as
+ * jiffies are compared: at one instant, whatever the wrap, a burst of
+ * RANDSTAT_STOP_BURST + 1 stops, then one per cost.
+ */
+static void stop_budget_test(struct kunit *test)
+{
+	unsigned long starts[] = { 1000, ULONG_MAX - 2, ULONG_MAX - 20 };
+	unsigned long b, now, cost;
+	int i, k, n;
+
+	for (i = 0; i < ARRAY_SIZE(starts); i++) {
+		for (cost = 1; cost <= 3; cost++) {
+			now = starts[i];
+			b = now;
+			for (n = 0, k = 0; k < 100; k++)
+				n += randstat_stop_budget(&b, now, cost);
+			KUNIT_EXPECT_EQ_MSG(test, n, RANDSTAT_STOP_BURST + 1,
+					    "start %lu cost %lu", starts[i], cost);
+			/* cost jiffies later, exactly one more */
+			now += cost;
+			for (n = 0, k = 0; k < 100; k++)
+				n += randstat_stop_budget(&b, now, cost);
+			KUNIT_EXPECT_EQ_MSG(test, n, 1, "start %lu cost %lu", starts[i], cost);
+		}
+	}
+	/* a budget long spent (an hour idle) allows a burst again */
+	b = ULONG_MAX - 5;
+	now = b + 3600 * HZ;
+	for (n = 0, k = 0; k < 100; k++)
+		n += randstat_stop_budget(&b, now, 1);
+	KUNIT_EXPECT_EQ(test, n, RANDSTAT_STOP_BURST + 1);
+}
+
 static struct kunit_case randstat_dormancy_cases[] = {
 	KUNIT_CASE(charge_dormant_test),
 	KUNIT_CASE(estimate_mixed_test),
@@ -467,6 +522,7 @@ static struct kunit_case randstat_dormancy_cases[] = {
 	KUNIT_CASE(busy_window_test),
 	KUNIT_CASE(pending_charge_test),
 	KUNIT_CASE(steal_backlog_test),
+	KUNIT_CASE(stop_budget_test),
 	{}
 };
 

@@ -18,6 +18,7 @@
  * past sample time (PASTA).
  */
 #include <linux/build_bug.h>
+#include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
 #include <linux/math64.h>
@@ -59,6 +60,45 @@ u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 	else if (cls == RS_GUEST_NICE)
 		c->samples[RS_NICE] += nsamples;
 	return steal;
+}
+
+/**
+ * randstat_charge_span() - sampled time that no sample has closed yet
+ * @c: this CPU's counters
+ * @span_ns: the time
+ *
+ * When a CPU stops sampling other than at a sample (at an idle entry, or
+ * going offline), the time since its last sample is sampled time: the
+ * samples before it, whose law's continuation resumes later, cover it.
+ */
+void randstat_charge_span(struct randstat_counters *c, u64 span_ns)
+{
+	c->elapsed_ns += span_ns;
+	c->sampled_ns += span_ns;
+}
+
+/**
+ * randstat_stop_budget() - may a CPU stop its sampler at an idle entry?
+ * @stop_after: in: the budget, a time in jiffies (a generic cell rate
+ *	algorithm); out: moved on by @cost if the stop is allowed
+ * @now: jiffies
+ * @cost: the mean interval in jiffies, at least 1
+ *
+ * Each stop moves the budget to @cost past the later of itself and now; a
+ * stop is allowed while the budget is at most RANDSTAT_STOP_BURST stops
+ * ahead of now.  Compared as jiffies are, so it holds across their wrap.
+ *
+ * Return: true if the stop is allowed.
+ */
+bool randstat_stop_budget(unsigned long *stop_after, unsigned long now,
+			  unsigned long cost)
+{
+	if (time_before(now + RANDSTAT_STOP_BURST * cost, *stop_after))
+		return false;
+	if (time_after(now, *stop_after))
+		*stop_after = now;
+	*stop_after += cost;
+	return true;
 }
 
 /**

@@ -28,14 +28,14 @@
  * section and charges what is pending on its copy with the same pure
  * function, so what it shows is what the CPU would charge.
  *
- * Tickless: a sample that finds the CPU idle stops the timer; the CPU
- * resumes sampling when it leaves idle, with the law's own continuation
- * (randstat_draw_resume()), so an idle CPU takes no interrupt of
- * randstat's.  Nothing stops the timer at an idle entry: the idle path
- * has already programmed the CPU's clock event by then (and, where the
- * idle state stops the local timer, handed it to the broadcast device),
- * so a cancel there would save no wakeup and could reprogram a clock
- * event that is shut down.  What ends dormancy:
+ * Tickless: a sample that finds the CPU idle stops the timer, and so
+ * does a sampling CPU entering an idle state (at most once per mean
+ * interval on average, randstat_stop_budget()), except a state that
+ * stops the local timer: there the idle path has already shut the clock
+ * event down and handed the CPU to the broadcast device, and a cancel
+ * would reprogram it.  The CPU resumes sampling when it leaves idle, with
+ * the law's own continuation (randstat_draw_resume()), so an idle CPU
+ * takes no interrupt of randstat's.  What ends dormancy:
  *
  * - this CPU enqueues the first task on its own runqueue
  *   (sched_update_nr_running_tp): a wakeup onto an idle CPU is queued
@@ -55,6 +55,7 @@
  */
 #include <linux/cpu.h>
 #include <linux/cpuhotplug.h>
+#include <linux/cpuidle.h>
 #include <linux/hrtimer.h>
 #include <linux/irqflags.h>
 #include <linux/kernel_stat.h>
@@ -103,6 +104,7 @@
  * @steal_credit: the idle and iowait the last dormant span was charged
  *	that a steal backlog may still be taken from
  *	(randstat_charge_backlog()), until the first sample after it
+ * @stop_after: the budget of stops at idle entries (randstat_stop_budget())
  * @busy: dormant: the busy check's window
  */
 struct randstat_cpu {
@@ -121,6 +123,7 @@ struct randstat_cpu {
 	bool last_iowait;
 	bool nohz_idle;
 	u64 steal_credit;
+	unsigned long stop_after;
 	struct randstat_busy busy;
 };
 
@@ -231,10 +234,17 @@ static void __randstat_enter(struct randstat_cpu *rc, enum randstat_state to,
 	else
 		steal += randstat_charge_pending(&rc->c, rc->state, &rc->base,
 						 now);
+	/* Leaving sampling: the time since the last sample is sampled. */
+	if (!zero && rc->state == RS_STATE_ACTIVE && to != RS_STATE_ACTIVE)
+		randstat_charge_span(&rc->c,
+				     max_t(s64, now->t_ns -
+					   ktime_to_ns(rc->prev_expires), 0));
 	rc->base = *now;
 	rc->base.ns[RS_STEAL] = steal;
-	if (to == RS_STATE_DORMANT && rc->state != RS_STATE_DORMANT)
+	if (to == RS_STATE_DORMANT && rc->state != RS_STATE_DORMANT) {
 		rc->c.dormancies++;
+		memset(&rc->busy, 0, sizeof(rc->busy));
+	}
 	WRITE_ONCE(rc->state, to);
 }
 
@@ -381,6 +391,7 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	rc->base.ns[RS_STEAL] += back + randstat_charge(&rc->c, cls, nsamples,
 							weight, steal - back);
 	rc->c.overruns += nsamples - 1;
+	rc->prev_expires = ns_to_ktime(last);
 	if (doze)
 		__randstat_enter(rc, RS_STATE_DORMANT, &k, false);
 	randstat_record_timing(&rc->c, local_clock() - start,
@@ -389,12 +400,9 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	/* A static branch, not taken unless randstat:sample is enabled. */
 	trace_sample(cpu, current, cls, nsamples, weight);
 
-	rc->prev_expires = ns_to_ktime(last);
 	rc->last_sample = ns_to_ktime(last);
-	if (doze) {
-		memset(&rc->busy, 0, sizeof(rc->busy));
+	if (doze)
 		return HRTIMER_NORESTART;
-	}
 	hrtimer_set_expires(timer, ns_to_ktime(next));
 	return HRTIMER_RESTART;
 }
@@ -443,9 +451,63 @@ static void randstat_enqueue_probe(void *data, struct rq *rq, int change)
 }
 
 /*
+ * The CPU enters idle state @state while sampling: stop the timer rather
+ * than let its next sample wake the CPU only to find it idle (as it would
+ * after a short task woken on an idle CPU).  The time since the last
+ * sample is sampled time, the span from here is charged exactly, as from
+ * an idle sample, and sampling resumes with the law's continuation from
+ * the last sample, which does not depend on where this stop fell (KUnit's
+ * short_bursts_test).  At most once per mean interval on average
+ * (randstat_stop_budget(), with the mean as it is now), so that a CPU
+ * entering idle tens of thousands of times a second does not cancel and
+ * re-arm its timer each time.
+ *
+ * Never in a state that stops the local timer (CPUIDLE_FLAG_TIMER_STOP:
+ * arm64's local-timer-stop PSCI states, x86 C-states without ARAT):
+ * power:cpu_idle fires after tick_broadcast_enter() has shut the CPU's
+ * clock event down, and cancelling the timer there would reprogram it
+ * (to KTIME_MAX, if randstat's was the only timer left: ONESHOT_STOPPED
+ * from SHUTDOWN, which __clockevents_switch_state() warns of in the idle
+ * path).  There the next sample wakes the CPU through the broadcast
+ * device and stops the sampler, as any sample in idle does.
+ */
+static void randstat_idle_enter(struct randstat_cpu *rc, unsigned int state)
+{
+	enum randstat_law law;
+	struct randstat_window w = randstat_get_law(&law);
+	unsigned long budget = READ_ONCE(rc->stop_after), flags;
+	struct cpuidle_driver *drv;
+
+	/* The budget first: most idle entries stop here. */
+	if (!randstat_stop_budget(&budget, jiffies,
+				  max_t(u64, div_u64(w.hi, NSEC_PER_SEC / HZ), 1)) ||
+	    !randstat_may_doze(rc, law))
+		return;
+	drv = cpuidle_get_driver();
+	if (drv && state < drv->state_count &&
+	    drv->states[state].flags & CPUIDLE_FLAG_TIMER_STOP)
+		return;
+	local_irq_save(flags);
+	if (rc->state != RS_STATE_ACTIVE)
+		goto out;
+	rc->stop_after = budget;
+	/*
+	 * A sample already due (its interrupt held back by the path into
+	 * idle, which runs with interrupts off) is taken as it comes, as the
+	 * tick's would be: cancelling it would drop a sample whose time is
+	 * already counted as sampled.
+	 */
+	if (ktime_compare(hrtimer_get_expires(&rc->timer), ktime_get()) > 0 &&
+	    hrtimer_try_to_cancel(&rc->timer) == 1)
+		randstat_enter(rc, smp_processor_id(), RS_STATE_DORMANT, false);
+out:
+	local_irq_restore(flags);
+}
+
+/*
  * power:cpu_idle, on every idle entry and exit of every CPU: a load and a
- * compare, unless this CPU is dormant and leaving an idle state.  Idle
- * entries are left alone (see the top of this file).
+ * compare, unless this CPU is sampling and entering an idle state, or
+ * dormant and leaving one.
  */
 static void randstat_idle_probe(void *data, unsigned int state,
 				unsigned int cpu_id)
@@ -454,8 +516,12 @@ static void randstat_idle_probe(void *data, unsigned int state,
 	unsigned long flags;
 	int cpu;
 
-	if (state != PWR_EVENT_EXIT ||
-	    READ_ONCE(rc->state) != RS_STATE_DORMANT)
+	if (state != PWR_EVENT_EXIT) {
+		if (READ_ONCE(rc->state) == RS_STATE_ACTIVE)
+			randstat_idle_enter(rc, state);
+		return;
+	}
+	if (READ_ONCE(rc->state) != RS_STATE_DORMANT)
 		return;
 	local_irq_save(flags);
 	if (rc->state != RS_STATE_DORMANT)
@@ -513,6 +579,7 @@ static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
 	rc->last_iowait = false;
 	rc->nohz_idle = false;
 	rc->steal_credit = 0;
+	rc->stop_after = jiffies;
 	randstat_enter(rc, cpu, RS_STATE_ACTIVE, false);
 	rc->last_sample = ns_to_ktime(rc->base.t_ns);
 	randstat_arm(rc, rc->last_sample);

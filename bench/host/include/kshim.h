@@ -40,6 +40,10 @@ typedef uint64_t __u64;
 			   _x < _y ? _x : _y; })
 #define max(x, y)	({ __typeof__(x) _x = (x); __typeof__(y) _y = (y); \
 			   _x > _y ? _x : _y; })
+/* linux/jiffies.h */
+#define time_after(a, b)	((long)((b) - (a)) < 0)
+#define time_before(a, b)	time_after(b, a)
+
 #define min3(x, y, z)	min(min(x, y), z)
 #define min_t(type, x, y)	min((type)(x), (type)(y))
 #define max_t(type, x, y)	max((type)(x), (type)(y))

@@ -216,40 +216,6 @@ judge "tickless=0: idle CPUs are sampled all the time (tickless=abc refused firs
 /progs/wr $P/tickless 1 >/dev/null
 sleep 1
 
-# --- the idle path never touches randstat's timer ----------------------------
-# cpu1 runs a 2 ms job every 8 ms, entering idle ~125 times a second.  An
-# hrtimer's expiry is traced as hrtimer_cancel (its dequeue) then
-# hrtimer_expire_entry; a cancel not followed by the expiry is a real
-# cancel.  None may be of randstat's timer: a cancel at an idle entry can
-# come after the idle path shut the local clock event down (an idle state
-# with CPUIDLE_FLAG_TIMER_STOP) and switch it back on (issue "The sampler
-# rebuilt around one state machine", defect 1).
-T=/sys/kernel/tracing
-echo 0 >$T/tracing_on
-for e in hrtimer_start hrtimer_cancel hrtimer_expire_entry; do echo 1 >$T/events/timer/$e/enable; done
-echo 2 >$T/tracing_cpumask
-: >$T/trace
-echo 1 >$T/tracing_on
-taskset -c 1 /progs/iso 8000 2000 "$SECS" >/tmp/wl.out 2>&1
-echo 0 >$T/tracing_on
-cat $T/trace >/tmp/cancel.trace
-echo 0 >$T/events/timer/hrtimer_start/enable
-echo 0 >$T/events/timer/hrtimer_cancel/enable
-echo 3 >$T/tracing_cpumask
-awk '
-	/^# entries-in-buffer/ { split($3, e, "/"); lost = e[1] != e[2]; next }
-	match($0, /hrtimer=[0-9a-fx]+/) { h = substr($0, RSTART + 8, RLENGTH - 8) } 
-	/ hrtimer_start:/ && /function=randstat_timer_fn / { rs[h] = 1; if (pend[h]) real[h]++; pend[h] = 0; starts++ }
-	/ hrtimer_expire_entry:/ { if (/function=randstat_timer_fn /) { rs[h] = 1; exp++ } pend[h] = 0 }
-	/ hrtimer_cancel:/ { if (pend[h]) real[h]++; pend[h] = 1 }
-	END {
-		for (h in pend) if (pend[h]) real[h]++
-		for (h in rs) n += real[h]
-		printf "# cpu1, a 2 ms job every 8 ms: randstat expiries %d, starts (resumes) %d, cancels %d%s\n", exp, starts, n, lost ? " (trace lost events)" : ""
-		exit !(n == 0 && exp > 0 && !lost)
-	}' /tmp/cancel.trace
-result $? "randstat's timer is never cancelled from the idle path (cpu1 entering idle ~125 times a second)"
-
 # --- a dormant CPU that wakes tasks on other CPUs stays dormant ----------------
 # Paced loopback UDP (50 datagrams/s) whose sender, receiver and a spinner
 # are on cpu1, with lo's receive processing steered to cpu0 by RPS: each

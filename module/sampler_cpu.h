@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * randstat: one CPU's sampler, shared by the sampler (sampler.c: the
+ * timer, the state machine, hotplug, readers) and its tickless probes
+ * (tickless.c).  Private to those two.
+ */
+#ifndef _RANDSTAT_SAMPLER_CPU_H
+#define _RANDSTAT_SAMPLER_CPU_H
+
+#include <linux/hrtimer.h>
+#include <linux/ktime.h>
+#include <linux/percpu.h>
+#include <linux/seqlock.h>
+
+#include "randstat.h"
+
+/**
+ * struct randstat_cpu - one CPU's sampler
+ * @timer: the statclock
+ * @rng: the keystream the intervals are drawn from
+ * @rekey: fresh key material from get_random_bytes() for @rng
+ * @rekey_ready: @rekey is filled and not yet used; set (release) by the
+ *	rekey work, cleared (release) by this CPU's timer, which alone then
+ *	reads @rekey
+ * @seq: lets readers copy @c, @state and @base consistently; written only
+ *	by this CPU with interrupts off, or while it is offline
+ * @c: the counters
+ * @state: what the sampler is doing (enum randstat_state)
+ * @base: the kernel's figures the current state charges from; its steal
+ *	is the steal charged so far, in every state
+ * @prev_expires: the time up to which samples have been charged: the last
+ *	expiry counted, or when the sampler last (re)started
+ * @last_sample: the last expiry counted (the law's floor runs from it)
+ * @last_idle_us: get_cpu_idle_time_us() at the last idle sample
+ * @last_iowait_us: get_cpu_iowait_time_us() at the last idle sample
+ * @last_iowait: the last idle sample was iowait
+ * @nohz_idle: the kernel keeps exact idle sleep times here (NO_HZ)
+ * @steal_credit: the idle and iowait the last dormant span was charged
+ *	that a steal backlog may still be taken from
+ *	(randstat_charge_backlog()), until the first sample after it
+ * @stop_after: the budget of stops at idle entries (randstat_stop_budget())
+ * @busy: dormant: the busy check's window
+ */
+struct randstat_cpu {
+	struct hrtimer timer;
+	struct randstat_rng rng;
+	u32 rekey[RANDSTAT_KEY_WORDS];
+	bool rekey_ready;
+	seqcount_t seq;
+	struct randstat_counters c;
+	enum randstat_state state;
+	struct randstat_kstat base;
+	ktime_t prev_expires;
+	ktime_t last_sample;
+	u64 last_idle_us;
+	u64 last_iowait_us;
+	bool last_iowait;
+	bool nohz_idle;
+	u64 steal_credit;
+	unsigned long stop_after;
+	struct randstat_busy busy;
+};
+
+DECLARE_PER_CPU(struct randstat_cpu, randstat_cpus);
+
+void randstat_enter(struct randstat_cpu *rc, unsigned int cpu,
+		    enum randstat_state to, bool zero);
+bool randstat_may_doze(struct randstat_cpu *rc, enum randstat_law law);
+void randstat_wake(struct randstat_cpu *rc);
+
+int randstat_tickless_start(void);
+void randstat_tickless_stop(void);
+
+#endif /* _RANDSTAT_SAMPLER_CPU_H */

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * randstat: tickless sampling, the probes that stop and resume a CPU's
+ * sampler around idle (sampler.c holds the sampler itself).
+ *
+ * Tickless: a sample that finds the CPU idle stops the timer, and so
+ * does a sampling CPU entering an idle state (at most once per mean
+ * interval on average, randstat_stop_budget()), except a state that
+ * stops the local timer: there the idle path has already shut the clock
+ * event down and handed the CPU to the broadcast device, and a cancel
+ * would reprogram it.  The CPU resumes sampling when it leaves idle, with
+ * the law's own continuation (randstat_draw_resume()), so an idle CPU
+ * takes no interrupt of randstat's.  What ends dormancy:
+ *
+ * - this CPU enqueues the first task on its own runqueue
+ *   (sched_update_nr_running_tp): a wakeup onto an idle CPU is queued
+ *   there and enqueued by the CPU itself; enqueues this CPU does for
+ *   others (a NIC's softirq waking tasks elsewhere) leave it dormant;
+ * - the CPU leaves its idle state (power:cpu_idle) with need_resched()
+ *   set, as after a remote wakeup's IPI, or having spent more than
+ *   1/2^RANDSTAT_BUSY_SHIFT of the last second or so in interrupts
+ *   (randstat_busy_update());
+ * - the scheduler's load tracking (PELT tracepoints) runs for a task
+ *   other than the idle task on it: the backstop, within one tick, for a
+ *   remote enqueue that raced with a pass through the idle loop.
+ */
+#include <linux/cpuidle.h>
+#include <linux/hrtimer.h>
+#include <linux/irqflags.h>
+#include <linux/jiffies.h>
+#include <linux/kernel_stat.h>
+#include <linux/math64.h>
+#include <linux/percpu.h>
+#include <linux/sched.h>
+#include <linux/sched/stat.h>
+#include <linux/smp.h>
+#include <linux/tick.h>
+#include <linux/tracepoint.h>
+#include <trace/events/power.h>
+#include <trace/events/sched.h>
+
+#include "params.h"
+#include "sampler_cpu.h"
+
+/* Whoever noticed: resume if this CPU is still dormant. */
+static void randstat_wake_this_cpu(void)
+{
+	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (rc->state == RS_STATE_DORMANT)
+		randstat_wake(rc);
+	local_irq_restore(flags);
+}
+
+/*
+ * A task was enqueued by this CPU (sched_update_nr_running_tp; the rq
+ * lock is held), on @rq, which may be another CPU's.  Resume if it gave
+ * this dormant CPU its first task: this CPU's own runqueue now holds one
+ * (it held none while dormant).  An enqueue on another CPU's runqueue
+ * leaves this one's at zero: a dormant CPU that serves interrupts waking
+ * tasks elsewhere stays dormant.
+ */
+static void randstat_enqueue_probe(void *data, struct rq *rq, int change)
+{
+	if (change > 0 &&
+	    READ_ONCE(this_cpu_ptr(&randstat_cpus)->state) == RS_STATE_DORMANT &&
+	    single_task_running())
+		randstat_wake_this_cpu();
+}
+
+/*
+ * The CPU enters idle state @state while sampling: stop the timer rather
+ * than let its next sample wake the CPU only to find it idle (as it would
+ * after a short task woken on an idle CPU).  The time since the last
+ * sample is sampled time, the span from here is charged exactly, as from
+ * an idle sample, and sampling resumes with the law's continuation from
+ * the last sample, which does not depend on where this stop fell (KUnit's
+ * short_bursts_test).  At most once per mean interval on average
+ * (randstat_stop_budget(), with the mean as it is now), so that a CPU
+ * entering idle tens of thousands of times a second does not cancel and
+ * re-arm its timer each time.
+ *
+ * Never in a state that stops the local timer (CPUIDLE_FLAG_TIMER_STOP:
+ * arm64's local-timer-stop PSCI states, x86 C-states without ARAT):
+ * power:cpu_idle fires after tick_broadcast_enter() has shut the CPU's
+ * clock event down, and cancelling the timer there would reprogram it
+ * (to KTIME_MAX, if randstat's was the only timer left: ONESHOT_STOPPED
+ * from SHUTDOWN, which __clockevents_switch_state() warns of in the idle
+ * path).  There the next sample wakes the CPU through the broadcast
+ * device and stops the sampler, as any sample in idle does.
+ */
+static void randstat_idle_enter(struct randstat_cpu *rc, unsigned int state)
+{
+	enum randstat_law law;
+	struct randstat_window w = randstat_get_law(&law);
+	unsigned long budget = READ_ONCE(rc->stop_after), flags;
+	struct cpuidle_driver *drv;
+
+	/* The budget first: most idle entries stop here. */
+	if (!randstat_stop_budget(&budget, jiffies,
+				  max_t(u64, div_u64(w.hi, NSEC_PER_SEC / HZ), 1)) ||
+	    !randstat_may_doze(rc, law))
+		return;
+	drv = cpuidle_get_driver();
+	if (drv && state < drv->state_count &&
+	    drv->states[state].flags & CPUIDLE_FLAG_TIMER_STOP)
+		return;
+	local_irq_save(flags);
+	if (rc->state != RS_STATE_ACTIVE)
+		goto out;
+	rc->stop_after = budget;
+	/*
+	 * A sample already due (its interrupt held back by the path into
+	 * idle, which runs with interrupts off) is taken as it comes, as the
+	 * tick's would be: cancelling it would drop a sample whose time is
+	 * already counted as sampled.
+	 */
+	if (ktime_compare(hrtimer_get_expires(&rc->timer), ktime_get()) > 0 &&
+	    hrtimer_try_to_cancel(&rc->timer) == 1)
+		randstat_enter(rc, smp_processor_id(), RS_STATE_DORMANT, false);
+out:
+	local_irq_restore(flags);
+}
+
+/*
+ * power:cpu_idle, on every idle entry and exit of every CPU: a load and a
+ * compare, unless this CPU is sampling and entering an idle state, or
+ * dormant and leaving one.
+ */
+static void randstat_idle_probe(void *data, unsigned int state,
+				unsigned int cpu_id)
+{
+	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
+	unsigned long flags;
+	int cpu;
+
+	if (state != PWR_EVENT_EXIT) {
+		if (READ_ONCE(rc->state) == RS_STATE_ACTIVE)
+			randstat_idle_enter(rc, state);
+		return;
+	}
+	if (READ_ONCE(rc->state) != RS_STATE_DORMANT)
+		return;
+	local_irq_save(flags);
+	if (rc->state != RS_STATE_DORMANT)
+		goto out;
+	/* Woken by interrupts only: has serving them kept it busy? */
+	cpu = smp_processor_id();
+	if (need_resched() ||
+	    randstat_busy_update(&rc->busy, ktime_get_ns(),
+				 (get_cpu_idle_time_us(cpu, NULL) +
+				  get_cpu_iowait_time_us(cpu, NULL)) *
+				 NSEC_PER_USEC))
+		randstat_wake(rc);
+out:
+	local_irq_restore(flags);
+}
+
+/*
+ * The backstop: the scheduler's load tracking (PELT) updates the running
+ * task's class at every tick and at every enqueue and dequeue.  A dormant
+ * CPU on which any task but the idle task runs has been woken by a path
+ * the probes above did not see (a remote enqueue that raced with a pass
+ * through the idle loop): resume, within a tick.  A timer would not do:
+ * a deferrable one expiring at every tick raises the timer softirq, which
+ * PREEMPT_RT runs in a thread whose every wakeup resumed the sampler.
+ */
+static void randstat_pelt_check(void)
+{
+	if (READ_ONCE(this_cpu_ptr(&randstat_cpus)->state) == RS_STATE_DORMANT &&
+	    !is_idle_task(current))
+		randstat_wake_this_cpu();
+}
+
+static void randstat_pelt_cfs_probe(void *data, struct cfs_rq *cfs_rq)
+{
+	randstat_pelt_check();
+}
+
+static void randstat_pelt_rq_probe(void *data, struct rq *rq)
+{
+	randstat_pelt_check();
+}
+
+/**
+ * randstat_tickless_start() - register the probes
+ *
+ * They do nothing until a CPU is dormant, or sampling and entering idle.
+ *
+ * Return: 0, or the error of the registration that failed (none is left
+ * registered).
+ */
+int randstat_tickless_start(void)
+{
+	int ret;
+
+	ret = register_trace_sched_update_nr_running_tp(randstat_enqueue_probe,
+							NULL);
+	if (ret)
+		return ret;
+	ret = register_trace_cpu_idle(randstat_idle_probe, NULL);
+	if (ret)
+		goto err_enqueue;
+	ret = register_trace_pelt_cfs_tp(randstat_pelt_cfs_probe, NULL);
+	if (ret)
+		goto err_idle;
+	ret = register_trace_pelt_rt_tp(randstat_pelt_rq_probe, NULL);
+	if (ret)
+		goto err_cfs;
+	ret = register_trace_pelt_dl_tp(randstat_pelt_rq_probe, NULL);
+	if (ret)
+		goto err_rt;
+	return 0;
+
+err_rt:
+	unregister_trace_pelt_rt_tp(randstat_pelt_rq_probe, NULL);
+err_cfs:
+	unregister_trace_pelt_cfs_tp(randstat_pelt_cfs_probe, NULL);
+err_idle:
+	unregister_trace_cpu_idle(randstat_idle_probe, NULL);
+err_enqueue:
+	unregister_trace_sched_update_nr_running_tp(randstat_enqueue_probe, NULL);
+	tracepoint_synchronize_unregister();
+	return ret;
+}
+
+/**
+ * randstat_tickless_stop() - unregister the probes
+ *
+ * No probe runs on, or looks at, the per-CPU data after this.
+ */
+void randstat_tickless_stop(void)
+{
+	unregister_trace_pelt_dl_tp(randstat_pelt_rq_probe, NULL);
+	unregister_trace_pelt_rt_tp(randstat_pelt_rq_probe, NULL);
+	unregister_trace_pelt_cfs_tp(randstat_pelt_cfs_probe, NULL);
+	unregister_trace_cpu_idle(randstat_idle_probe, NULL);
+	unregister_trace_sched_update_nr_running_tp(randstat_enqueue_probe, NULL);
+	tracepoint_synchronize_unregister();
+}

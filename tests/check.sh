@@ -1,6 +1,8 @@
 #!/bin/bash
 # make check: every test suite, each printing TAP or KTAP, then one line
-# "N passed, N failed" over all of them.  Exits non-zero on any failure.
+# "N passed, N failed, N skipped" over all of them, last.  A test marked
+# "ok ... # SKIP" counts as skipped, not passed.  Exits non-zero on any
+# failure.
 #
 #   style    checkpatch.pl --strict, W=1 and sparse on the kernel code,
 #            all clean (tests/style.sh; TAP)
@@ -29,13 +31,18 @@ bash tests/deps.sh || exit 1
 
 passed=0
 failed=0
+skipped=0
 
 # count FILE DEPTH: ok / not ok lines indented by DEPTH levels of four
-# spaces (KUnit nests its cases one level below the suites).
+# spaces (KUnit nests its cases one level below the suites), into p
+# (passed), f (failed) and s (skipped: "ok" with a SKIP directive, which
+# TAP and KTAP write "# SKIP", the word in any case, after the name).
 count() {
-	local pad
+	local pad all
 	pad=$(printf '%*s' $((4 * $2)) '')
-	p=$(grep -c "^${pad}ok " "$1")
+	all=$(grep -c "^${pad}ok " "$1")
+	s=$(grep -ciE "^${pad}ok [^#]*#[[:space:]]*skip" "$1")
+	p=$((all - s))
 	f=$(grep -c "^${pad}not ok " "$1")
 }
 
@@ -50,9 +57,10 @@ run_suite() {
 		echo "not ok - $name exited with status $status"
 		f=1
 	fi
-	echo "# suite $name: $p passed, $f failed"
+	echo "# suite $name: $p passed, $f failed, $s skipped"
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + s))
 }
 
 suites=${SUITES:-style reader kunit vm debug bench deb}
@@ -70,5 +78,5 @@ for s in $suites; do
 	esac
 done
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -6,7 +6,8 @@
 #
 #   style    checkpatch.pl --strict, W=1 and sparse on the kernel code,
 #            all clean (tests/style.sh; TAP)
-#   reader   userspace unit tests over captured fixtures (TAP)
+#   reader   userspace unit tests over captured fixtures, built with
+#            warnings as errors (WERROR=1; TAP)
 #   kunit    KUnit on a UML kernel (tests/kunit.sh; KTAP)
 #   vm       the real module in a QEMU guest (tests/vm/run.sh; KTAP)
 #   debug    the module on the debug kernel (tests/debugkernel.sh: lockdep,
@@ -67,7 +68,7 @@ suites=${SUITES:-style reader kunit vm debug bench deb}
 for s in $suites; do
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
-	reader)	run_suite reader 0 make -s -C userspace check ;;
+	reader)	run_suite reader 0 make -s -C userspace check WERROR=1 ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
 	debug)	run_suite debug 0 env KERNELS=debug VM_SUITES=debug \

@@ -20,7 +20,7 @@ packages=(
 	packages+=(linux-source bc flex bison python3	# KUnit on UML
 		git debhelper dh-dkms build-essential lintian	# make deb
 		libelf-dev patch				# the debug kernel (objtool), its broken builds
-		sparse python3-docutils				# the style suite
+		sparse python3-docutils shellcheck		# the style suite
 		debootstrap systemd			# tests/deb.sh's chroot, units
 		prometheus-node-exporter prometheus curl	# its node_exporter
 		sysstat						# the fuse suite

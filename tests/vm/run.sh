@@ -197,6 +197,7 @@ kernel_debug() {
 	MODDIR=$kdir/modinst/lib/modules/$kver
 	# No disk (nor PCI, nor virtio) in this kernel.  No ACPI either: the
 	# CPUs come from the MP table, where SeaBIOS lists one per package.
+	# shellcheck disable=SC2054 # RANDSTAT_SMP's commas are QEMU's
 	kernel_env+=(RANDSTAT_DISK_IOPS=0 RANDSTAT_GUEST_MODULES=
 		RANDSTAT_SMP=2,sockets=2,cores=1,threads=1
 		RANDSTAT_VM_TIMEOUT="${RANDSTAT_VM_TIMEOUT:-1800}")
@@ -314,7 +315,7 @@ run_suites() {
 		echo "# vm: booting ${pre:+$pre ($kver) }$s ${extra:+($extra) }$(date +%T)" >&2
 		start=$SECONDS
 		finished=1
-		env ${kernel_env[@]+"${kernel_env[@]}"} RANDSTAT_TCG_THREAD=$tcg \
+		env ${kernel_env[@]+"${kernel_env[@]}"} RANDSTAT_TCG_THREAD="$tcg" \
 			RANDSTAT_KEEP_DISK=$keep \
 			bash "$here/boot.sh" "$name" "$s" "$rd" "$extra" || finished=0
 		echo "# vm: ${pre:+$pre }$s done in $((SECONDS - start)) s" >&2

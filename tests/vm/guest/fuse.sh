@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # fuse: randstat-fs (userspace/randstat-fs) and `randstat exec`, under
 # Debian's own top, vmstat (procps), mpstat and sar (sysstat) and
 # node_exporter's cpu collector (prometheus-node-exporter), copied
@@ -9,6 +10,7 @@
 # far off, and each tool's shares are compared with randstat's own reader
 # (/progs/randstat) over the same interval.  Only the `cpu`/`cpuN` lines
 # of /proc/randstat are relied on.
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 RS=/progs/randstat

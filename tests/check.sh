@@ -5,9 +5,13 @@
 # failure.
 #
 #   style    checkpatch.pl --strict, W=1 and sparse on the kernel code,
+#            docutils on Documentation/, shellcheck on the shell scripts,
 #            all clean (tests/style.sh; TAP)
 #   reader   userspace unit tests over captured fixtures, built with
 #            warnings as errors (WERROR=1; TAP)
+#   sanitize the unit tests once more under ASan and UBSan (clang), the
+#            libFuzzer targets 20 s each, and bugs planted in a copy
+#            that each must report (tests/sanitize.sh; TAP)
 #   kunit    KUnit on a UML kernel (tests/kunit.sh; KTAP)
 #   vm       the real module in a QEMU guest (tests/vm/run.sh; KTAP)
 #   debug    the module on the debug kernel (tests/debugkernel.sh: lockdep,
@@ -64,11 +68,12 @@ run_suite() {
 	skipped=$((skipped + s))
 }
 
-suites=${SUITES:-style reader kunit vm debug bench deb}
+suites=${SUITES:-style reader sanitize kunit vm debug bench deb}
 for s in $suites; do
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
 	reader)	run_suite reader 0 make -s -C userspace check WERROR=1 ;;
+	sanitize) run_suite sanitize 0 bash tests/sanitize.sh ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
 	debug)	run_suite debug 0 env KERNELS=debug VM_SUITES=debug \

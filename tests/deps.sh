@@ -21,6 +21,7 @@ packages=(
 		git debhelper dh-dkms build-essential lintian	# make deb
 		libelf-dev patch				# the debug kernel (objtool), its broken builds
 		sparse python3-docutils shellcheck		# the style suite
+		clang libclang-rt-dev				# the sanitize suite (ASan, UBSan, libFuzzer)
 		debootstrap systemd			# tests/deb.sh's chroot, units
 		prometheus-node-exporter prometheus curl	# its node_exporter
 		sysstat						# the fuse suite

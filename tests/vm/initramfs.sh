@@ -80,7 +80,10 @@ unpack_ko() {
 build_base() {
 	local dst=$1 root list
 	root=$(mktemp -d)
-	trap 'rm -rf "$root"' RETURN
+	# Once: a RETURN trap stays set after the function, and would
+	# remove the global $root at the next return of a function or a
+	# sourced file.
+	trap 'rm -rf "$root"; trap - RETURN' RETURN
 	chmod 755 "$root"
 	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,etc,lib/modules}
 	chmod 1777 "$root/tmp"

@@ -35,7 +35,7 @@ command -v qemu-system-x86_64 >/dev/null || {
 	exit 1
 }
 [ -r "$kernel" ] || {
-	echo "boot: $kernel missing: apt-get install linux-image-amd64 (or set KERNEL)" >&2
+	echo "boot: $kernel missing: bash tests/deps.sh unpacks the guest kernel (or set KERNEL)" >&2
 	exit 1
 }
 mkdir -p "$out"

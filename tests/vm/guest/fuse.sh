@@ -29,7 +29,7 @@ for f in $RS $FS /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
 	[ -e "$f" ] || missing="$missing $f"
 done
 if [ -n "$missing" ]; then
-	diag "missing in the guest:$missing (tests/deps.sh installs libfuse3-dev fuse3 procps sysstat)"
+	diag "missing in the guest:$missing (tests/deps.sh installs libfuse3-dev fuse3 procps, unpacks sysstat)"
 	result 1 "the suite's programs are in the guest"
 	ktap_end
 	exit 1

@@ -23,6 +23,9 @@
 #   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
 #            and purge in a bookworm chroot, and a real node_exporter
 #            (tests/deb.sh; TAP)
+#   host     last, whatever SUITES says: the host as before tests/deps.sh
+#            ran: no new listening TCP socket (ss -ltnH), no new enabled
+#            unit, running service or boot kernel (TAP)
 #
 # SUITES="reader kunit" runs a subset.
 set -uo pipefail
@@ -31,6 +34,45 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
 out=$repo/tests/out
 mkdir -p "$out"
+
+# host_state: what make check could leave behind on the host, one item a
+# line: listening TCP sockets, enabled units (systemctl reads them from
+# /etc without a running systemd), running services (with one), kernels
+# in /boot.
+host_state() {
+	ss -ltnH 2>/dev/null | awk '{ print "listening socket " $4 }'
+	systemctl --root=/ list-unit-files --state=enabled --no-legend 2>/dev/null |
+		awk '{ print "enabled unit " $1 }'
+	if [ -d /run/systemd/system ]; then
+		systemctl list-units --type=service --state=running --no-legend \
+			--plain 2>/dev/null | awk '{ print "running service " $1 }'
+	fi
+	find /boot -maxdepth 1 -name 'vmlinuz-*' -printf 'boot kernel %f\n' 2>/dev/null
+}
+host_state | sort -u >"$out/host-before.txt"
+
+# host_check: TAP, the host now against host-before.txt.
+host_check() {
+	local sockets others
+	host_state | sort -u >"$out/host-after.txt"
+	echo "TAP version 13"
+	mapfile -t sockets < <(comm -13 "$out/host-before.txt" "$out/host-after.txt" | grep '^listening')
+	mapfile -t others < <(comm -13 "$out/host-before.txt" "$out/host-after.txt" | grep -v '^listening')
+	if [ "${#sockets[@]}" -gt 0 ]; then
+		printf '#   new: %s\n' "${sockets[@]}"
+		ss -ltnpH 2>/dev/null | sed 's/^/#   ss: /'
+		echo "not ok 1 - no new listening socket (ss -ltnH)"
+	else
+		echo "ok 1 - no new listening socket (ss -ltnH: $(grep -c '^listening' "$out/host-after.txt"), as before)"
+	fi
+	if [ "${#others[@]}" -gt 0 ]; then
+		printf '#   new: %s\n' "${others[@]}"
+		echo "not ok 2 - no new enabled unit, running service or boot kernel"
+	else
+		echo "ok 2 - no new enabled unit, running service or boot kernel"
+	fi
+	echo "1..2"
+}
 
 bash tests/deps.sh || exit 1
 
@@ -83,6 +125,7 @@ for s in $suites; do
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
 	esac
 done
+run_suite host 0 host_check
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

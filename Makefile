@@ -10,7 +10,11 @@
 #   make matrix          build against Debian's 6.1, 6.12 and 7.2 kernels
 #   make bench           the benchmark (bench/)
 #   make C=1 / W=1       sparse / extra warnings, passed through to Kbuild
-#   make install         module for the running kernel, reader and man page
+#   make install         module, reader and man page; the module is built
+#                        for KRELEASE (say which kernel, below) and not
+#                        installed for another than the running one
+#                        unless asked: make install KRELEASE=<release>
+#                        (the module's) or FORCE=1
 #   make dkms-install    register with DKMS, built for every kernel with
 #                        headers in /lib/modules/*/build (DKMS_KERNELS=...)
 #   make dkms-src        only lay out the DKMS source tree in
@@ -19,15 +23,21 @@
 #                        (debian/; needs debhelper and dh-dkms)
 
 # The running kernel's build tree, else the newest installed Debian headers
-# of the default flavour (linux-headers-amd64's; not -rt or -cloud).
-KDIR ?= $(firstword $(wildcard /lib/modules/$(shell uname -r)/build) \
+# of the default flavour (linux-headers-amd64's; not -rt or -cloud): a
+# module for another kernel than the running one, which make says.
+RUNNING := $(shell uname -r)
+RUNNING_KDIR := $(wildcard /lib/modules/$(RUNNING)/build)
+KDIR ?= $(firstword $(RUNNING_KDIR) \
 	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
 		grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V | tail -n 1))
 
 # The release the tree was built for (Debian's include/config/kernel.release
 # holds the upstream version, not the package's, so ask utsrelease.h).
-KRELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
+TREE_RELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 	$(KDIR)/include/generated/utsrelease.h 2>/dev/null)
+# make install KRELEASE=<release>: install for that release, which the
+# module must be built for.
+KRELEASE = $(TREE_RELEASE)
 VERSION := 0.1
 PREFIX ?= /usr/local
 DKMS_SRC = $(DESTDIR)/usr/src/randstat-$(VERSION)
@@ -53,6 +63,16 @@ module:
 		echo "  On Debian: apt-get install linux-headers-amd64   (or pass KDIR=<kernel build dir>)" >&2; \
 		exit 1; \
 	fi
+	@echo "randstat: building the module for kernel $(or $(TREE_RELEASE),?) ($(KDIR))"
+ifneq ($(TREE_RELEASE),$(RUNNING))
+ifeq ($(origin KDIR),file)
+	@echo "randstat: no build tree for the running kernel $(RUNNING) (/lib/modules/$(RUNNING)/build):" >&2
+	@echo "  falling back to the newest Debian headers, $(TREE_RELEASE); the module will not load on $(RUNNING)." >&2
+	@echo "  For the running kernel: apt-get install linux-headers-$(RUNNING) (or KDIR=<its build tree>)." >&2
+else
+	@echo "randstat: note: $(TREE_RELEASE) is not the running kernel, $(RUNNING)." >&2
+endif
+endif
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
 
 userspace:
@@ -70,7 +90,24 @@ matrix:
 bench:
 	bash bench/run.sh
 
+# The module's release (its vermagic) must be KRELEASE, and, installed on
+# this system (no DESTDIR), the running kernel's unless asked.
 install: all
+	@built=$$(modinfo -F vermagic module/randstat.ko | cut -d' ' -f1); \
+	if [ "$$built" != "$(KRELEASE)" ]; then \
+		echo "randstat: module/randstat.ko is built for '$$built', not for $(KRELEASE):" >&2; \
+		echo "  make clean, then make install again (with KDIR= the tree of $(KRELEASE))." >&2; \
+		exit 1; \
+	fi; \
+	if [ -z "$(DESTDIR)" ] && [ "$$built" != "$(RUNNING)" ] && \
+	   [ "$(origin KRELEASE)" != "command line" ] && [ "$(FORCE)" != 1 ]; then \
+		echo "randstat: not installing: module/randstat.ko is built for $$built, but the running kernel is $(RUNNING)." >&2; \
+		echo "  It would go to /lib/modules/$$built, and would not load on $(RUNNING)." >&2; \
+		echo "  For the running kernel: apt-get install linux-headers-$(RUNNING), make clean, make install." >&2; \
+		echo "  To install it for $$built anyway: make install KRELEASE=$$built (or FORCE=1)." >&2; \
+		exit 1; \
+	fi; \
+	echo "randstat: installing the module for kernel $$built"
 	install -D -m 644 module/randstat.ko \
 		$(DESTDIR)/lib/modules/$(KRELEASE)/extra/randstat.ko
 	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KRELEASE)

@@ -37,7 +37,7 @@ die() { echo "bench: $*" >&2; exit 1; }
 # shellcheck source=tests/vm/kernel.sh
 . "$repo/tests/vm/kernel.sh"
 kver=${MODDIR##*/}
-[ -r "$KERNEL" ] || die "$KERNEL missing: apt-get install linux-image-amd64 (or set KERNEL)"
+[ -r "$KERNEL" ] || die "$KERNEL missing: $kernel_hint"
 command -v python3 >/dev/null || die "python3 missing: apt-get install python3"
 if ! command -v gnuplot >/dev/null && [ "$mode" = full ]; then
 	if [ "$(id -u)" -eq 0 ]; then

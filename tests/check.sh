@@ -1,12 +1,19 @@
 #!/bin/bash
 # make check: every test suite, each printing TAP or KTAP, then one line
-# "N passed, N failed" over all of them.  Exits non-zero on any failure.
+# "N passed, N failed, N skipped" over all of them, last.  A test marked
+# "ok ... # SKIP" counts as skipped, not passed.  Exits non-zero on any
+# failure.
 #
 #   style    checkpatch.pl --strict, W=1 and sparse on the kernel code,
+#            docutils on Documentation/, shellcheck on the shell scripts,
 #            all clean (tests/style.sh; TAP)
-#   reader   userspace unit tests over captured fixtures (TAP)
-#   host     the user-space build that make bench times the per-sample
-#            path with computes what the module does (bench/host; TAP)
+#   reader   userspace unit tests over captured fixtures, built with
+#            warnings as errors (WERROR=1; TAP)
+#   sanitize the unit tests once more under ASan and UBSan (clang), the
+#            libFuzzer targets 20 s each, and bugs planted in a copy
+#            that each must report (tests/sanitize.sh; TAP)
+#   hostpath the user-space build of the per-sample path that make bench
+#            times computes what the module does (bench/host; TAP)
 #   kunit    KUnit on a UML kernel (tests/kunit.sh; KTAP)
 #   vm       the real module in a QEMU guest (tests/vm/run.sh; KTAP)
 #   debug    the module on the debug kernel (tests/debugkernel.sh: lockdep,
@@ -18,6 +25,9 @@
 #   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
 #            and purge in a bookworm chroot, and a real node_exporter
 #            (tests/deb.sh; TAP)
+#   host     last, whatever SUITES says: the host as before tests/deps.sh
+#            ran: no new listening TCP socket (ss -ltnH), no new enabled
+#            unit, running service or boot kernel (TAP)
 #
 # SUITES="reader kunit" runs a subset.
 set -uo pipefail
@@ -27,17 +37,61 @@ cd "$repo" || exit 1
 out=$repo/tests/out
 mkdir -p "$out"
 
+# host_state: what make check could leave behind on the host, one item a
+# line: listening TCP sockets, enabled units (systemctl reads them from
+# /etc without a running systemd), running services (with one), kernels
+# in /boot.
+host_state() {
+	ss -ltnH 2>/dev/null | awk '{ print "listening socket " $4 }'
+	systemctl --root=/ list-unit-files --state=enabled --no-legend 2>/dev/null |
+		awk '{ print "enabled unit " $1 }'
+	if [ -d /run/systemd/system ]; then
+		systemctl list-units --type=service --state=running --no-legend \
+			--plain 2>/dev/null | awk '{ print "running service " $1 }'
+	fi
+	find /boot -maxdepth 1 -name 'vmlinuz-*' -printf 'boot kernel %f\n' 2>/dev/null
+}
+host_state | sort -u >"$out/host-before.txt"
+
+# host_check: TAP, the host now against host-before.txt.
+host_check() {
+	local sockets others
+	host_state | sort -u >"$out/host-after.txt"
+	echo "TAP version 13"
+	mapfile -t sockets < <(comm -13 "$out/host-before.txt" "$out/host-after.txt" | grep '^listening')
+	mapfile -t others < <(comm -13 "$out/host-before.txt" "$out/host-after.txt" | grep -v '^listening')
+	if [ "${#sockets[@]}" -gt 0 ]; then
+		printf '#   new: %s\n' "${sockets[@]}"
+		ss -ltnpH 2>/dev/null | sed 's/^/#   ss: /'
+		echo "not ok 1 - no new listening socket (ss -ltnH)"
+	else
+		echo "ok 1 - no new listening socket (ss -ltnH: $(grep -c '^listening' "$out/host-after.txt"), as before)"
+	fi
+	if [ "${#others[@]}" -gt 0 ]; then
+		printf '#   new: %s\n' "${others[@]}"
+		echo "not ok 2 - no new enabled unit, running service or boot kernel"
+	else
+		echo "ok 2 - no new enabled unit, running service or boot kernel"
+	fi
+	echo "1..2"
+}
+
 bash tests/deps.sh || exit 1
 
 passed=0
 failed=0
+skipped=0
 
 # count FILE DEPTH: ok / not ok lines indented by DEPTH levels of four
-# spaces (KUnit nests its cases one level below the suites).
+# spaces (KUnit nests its cases one level below the suites), into p
+# (passed), f (failed) and s (skipped: "ok" with a SKIP directive, which
+# TAP and KTAP write "# SKIP", the word in any case, after the name).
 count() {
-	local pad
+	local pad all
 	pad=$(printf '%*s' $((4 * $2)) '')
-	p=$(grep -c "^${pad}ok " "$1")
+	all=$(grep -c "^${pad}ok " "$1")
+	s=$(grep -ciE "^${pad}ok [^#]*#[[:space:]]*skip" "$1")
+	p=$((all - s))
 	f=$(grep -c "^${pad}not ok " "$1")
 }
 
@@ -52,17 +106,19 @@ run_suite() {
 		echo "not ok - $name exited with status $status"
 		f=1
 	fi
-	echo "# suite $name: $p passed, $f failed"
+	echo "# suite $name: $p passed, $f failed, $s skipped"
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + s))
 }
 
-suites=${SUITES:-style reader host kunit vm debug bench deb}
+suites=${SUITES:-style reader sanitize hostpath kunit vm debug bench deb}
 for s in $suites; do
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
-	reader)	run_suite reader 0 make -s -C userspace check ;;
-	host)	run_suite host 0 make -s -C bench/host check ;;
+	reader)	run_suite reader 0 make -s -C userspace check WERROR=1 ;;
+	sanitize) run_suite sanitize 0 bash tests/sanitize.sh ;;
+	hostpath) run_suite hostpath 0 make -s -C bench/host check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
 	debug)	run_suite debug 0 env KERNELS=debug VM_SUITES=debug \
@@ -72,6 +128,7 @@ for s in $suites; do
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
 	esac
 done
+run_suite host 0 host_check
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

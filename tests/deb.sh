@@ -12,7 +12,9 @@
 # the reader fails (module missing, damaged input), that an upgrade to the
 # next version (a changelog entry added in a copy of the tree) rebuilds the
 # module, and that `apt-get purge` leaves nothing.  Then Debian's real
-# prometheus-node-exporter, run on the host on 127.0.0.1, serves the
+# prometheus-node-exporter, run on the host on 127.0.0.1 for the test only
+# (from its package unpacked in the cache, tests/unpack.sh: not installed,
+# so no service is enabled or started), serves the
 # randstat.prom the packaged helper wrote from a captured fixture, and
 # Debian's Prometheus, scraping it while the file moves to a later capture,
 # evaluates Documentation/randstat.rst's PromQL example to the busy share
@@ -27,8 +29,9 @@
 #               (done anyway when the chroot is over 7 days old).
 #
 # Needs root (debootstrap, chroot), git, debhelper, dh-dkms, lintian,
-# prometheus-node-exporter, prometheus, curl and python3 on the host
-# (tests/deps.sh installs them).  The servers are killed at exit.
+# curl and python3 on the host (tests/deps.sh installs them), and
+# prometheus-node-exporter and prometheus unpacked (tests/deps.sh, or
+# here).  The servers are killed at exit.
 # Exits non-zero if any test failed.
 set -euo pipefail
 
@@ -49,6 +52,8 @@ chroot_script_start deb "${BASH_SOURCE[0]}" "$@"
 
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
+# shellcheck source=tests/unpack.sh
+. "$(dirname "$0")/unpack.sh"
 
 # The servers started (node_exporter, prometheus), killed at exit.
 pids=()
@@ -332,7 +337,7 @@ exporter() {
 	rm -rf "$dir" "$metrics" && mkdir -p "$dir"
 	cp "$root$prom" "$dir/"
 	if ! serve node_exporter metrics "$out/exporter.log" \
-		prometheus-node-exporter --web.listen-address=127.0.0.1:@PORT@ \
+		"$node_exporter" --web.listen-address=127.0.0.1:@PORT@ \
 		--collector.disable-defaults --collector.textfile \
 		--collector.cpu --collector.textfile.directory="$dir"; then
 		not_ok "prometheus-node-exporter on 127.0.0.1 answers /metrics"
@@ -340,7 +345,7 @@ exporter() {
 	fi
 	url=http://127.0.0.1:$served_port/metrics
 	curl -sf "$url" -o "$metrics" || true
-	ok "prometheus-node-exporter $(prometheus-node-exporter --version 2>&1 | sed -n '1s/.*version \([^ ]*\).*/\1/p') on 127.0.0.1:$served_port answers /metrics"
+	ok "prometheus-node-exporter $("$node_exporter" --version 2>&1 | sed -n '1s/.*version \([^ ]*\).*/\1/p') on 127.0.0.1:$served_port answers /metrics"
 	check "node_textfile_scrape_error 0" grep -qx 'node_textfile_scrape_error 0' "$metrics"
 	check "HELP and TYPE for randstat_cpu_seconds_total" \
 		sh -c "grep -q '^# HELP randstat_cpu_seconds_total ' '$metrics' &&
@@ -382,14 +387,14 @@ prometheus_eval() {
 	  - job_name: node
 	    static_configs: [{targets: ['127.0.0.1:$2']}]
 	EOT
-	if ! serve prometheus -/ready "$pdir/log" prometheus \
+	if ! serve prometheus -/ready "$pdir/log" "$prometheus" \
 		--config.file="$pdir/prometheus.yml" --storage.tsdb.path="$pdir/data" \
 		--web.listen-address=127.0.0.1:@PORT@; then
 		not_ok "prometheus on 127.0.0.1 ready"
 		return
 	fi
 	prom_port=$served_port
-	ok "prometheus $(prometheus --version 2>&1 | sed -n '1s/.*version \([^ ]*\).*/\1/p') on 127.0.0.1:$prom_port scrapes it every second"
+	ok "prometheus $("$prometheus" --version 2>&1 | sed -n '1s/.*version \([^ ]*\).*/\1/p') on 127.0.0.1:$prom_port scrapes it every second"
 	q_rs=$(promql 'randstat: the share of time not idle (idle and iowait), per CPU')
 	q_node=$(promql "the kernel's tick, the same way")
 	diag "randstat's query: $q_rs"
@@ -423,7 +428,15 @@ prometheus_eval() {
 		test "$(awk '$2 >= 0 && $2 <= 1' <<<"$got" | wc -l)" = "$(nproc)"
 }
 prom_port=
-exporter
+# Debian's, unpacked (not installed: the packages enable and start both
+# as services listening on every interface).
+if promdir=$(unpacked prometheus prometheus prometheus-node-exporter); then
+	node_exporter=$promdir/usr/bin/prometheus-node-exporter
+	prometheus=$promdir/usr/bin/prometheus
+	exporter
+else
+	not_ok "prometheus and prometheus-node-exporter unpacked (apt-get download)"
+fi
 for pid in "${pids[@]}"; do
 	kill "$pid" 2>/dev/null || true
 	wait "$pid" 2>/dev/null || true

@@ -50,6 +50,7 @@ if [ ! -f "$build/.randstat-built" ]; then
 		done)
 	if [ -n "$missing" ]; then
 		echo "debugkernel: Kconfig did not take these from $frag:" >&2
+		# shellcheck disable=SC2001 # indents every line
 		echo "$missing" | sed 's/^/  /' >&2
 		exit 1
 	fi

@@ -3,6 +3,11 @@
 # needs, and the prof suite's d3-flame-graph template from the npm
 # registry (tests/d3fg.sh).  Does nothing when everything is there; as
 # root it runs apt-get, otherwise it names the missing packages and fails.
+# What must not be installed on the host is unpacked into the cache
+# instead (tests/unpack.sh, apt-get download and dpkg-deb -x; no root
+# needed): the guest kernel's image (a boot entry otherwise), sysstat,
+# prometheus and prometheus-node-exporter (enabled and started services
+# otherwise, listening on every interface).
 #
 #   deps.sh          everything make check needs
 #   deps.sh demo     what make demo needs (no kernel source for KUnit)
@@ -10,8 +15,7 @@ set -euo pipefail
 
 packages=(
 	gcc make libc6-dev				# module, reader
-	linux-headers-amd64				# the module's kernel
-	linux-image-amd64				# the guest kernel
+	linux-headers-amd64				# the module's kernel (and the guest's, unpacked)
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# the guest
 	libfuse3-dev fuse3 procps			# randstat-fs, top in the demo
 	libtracefs-dev libtraceevent-dev pkg-config	# randstat top
@@ -20,10 +24,11 @@ packages=(
 	packages+=(linux-source bc flex bison python3	# KUnit on UML
 		git debhelper dh-dkms build-essential lintian	# make deb
 		libelf-dev patch				# the debug kernel (objtool), its broken builds
-		sparse python3-docutils				# the style suite
+		sparse python3-docutils shellcheck		# the style suite
+		clang libclang-rt-dev				# the sanitize suite (ASan, UBSan, libFuzzer)
 		debootstrap systemd			# tests/deb.sh's chroot, units
-		prometheus-node-exporter prometheus curl	# its node_exporter
-		sysstat						# the fuse suite
+		curl						# its node_exporter (unpacked)
+		libsensors5					# the fuse suite's sadc (unpacked sysstat)
 		linux-perf trace-cmd bpftrace			# the trace suite
 		chromium)					# the prof suite's flame graph
 # npm, for the prof suite's d3-flame-graph: Debian's package, unless an
@@ -47,7 +52,20 @@ if [ ${#missing[@]} -gt 0 ]; then
 	apt-get update -q >/dev/null
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi
+
+# Unpacked, not installed (tests/unpack.sh): the image of the kernel
+# linux-headers-amd64 is for; sysstat (the fuse suite's
+# mpstat, sar and sadc), prometheus and prometheus-node-exporter (the deb
+# and fuse suites).
+# shellcheck source=tests/unpack.sh
+. "$(dirname "$0")/unpack.sh"
+guest_image || { echo "randstat: no guest kernel (see above)" >&2; exit 1; }
 [ "${1:-}" = demo ] && exit 0
+if ! unpacked sysstat sysstat >/dev/null ||
+	! unpacked prometheus prometheus prometheus-node-exporter >/dev/null; then
+	echo "randstat: could not unpack sysstat or prometheus (see above)" >&2
+	exit 1
+fi
 
 # The prof suite's flame graph template (tests/d3fg.sh): d3-flame-graph
 # from the npm registry, pinned, into the cache (no root needed).

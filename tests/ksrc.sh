@@ -33,6 +33,7 @@ ksrc_prepare() {
 		if ! grep -q randstat "$ksrc/drivers/Kconfig"; then
 			sed -i '/^endmenu/i source "drivers/randstat/kunit/Kconfig"' \
 				"$ksrc/drivers/Kconfig"
+			# shellcheck disable=SC2016 # make's $(...), not the shell's
 			echo 'obj-$(CONFIG_RANDSTAT_KUNIT_TEST) += randstat/kunit/' \
 				>>"$ksrc/drivers/Makefile"
 		fi

@@ -5,7 +5,10 @@
 # and sparse (C=1) that prints no warning (after make clean: every file
 # is compiled and checked again); and Documentation/*.rst, which docutils
 # must parse without a warning (a broken table or link otherwise renders
-# wrong, silently).
+# wrong, silently); and shellcheck on every shell script git lists (by
+# name *.sh or by a sh/bash first line or shellcheck directive), clean
+# under .shellcheckrc, and that it flags a bug planted in a copy of
+# tests/check.sh.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -66,6 +69,41 @@ EOF
 )
 	[ -z "$out" ] || echo "$out" | head -n 30 | sed 's/^/#   /'
 	check "Documentation/*.rst: docutils parses it without a warning" [ -z "$out" ]
+fi
+
+# shell_scripts: the shell scripts git lists, one a line.
+shell_scripts() {
+	local f
+	git -C "$repo" ls-files | while read -r f; do
+		[ -f "$f" ] || continue
+		case $f in
+		*.sh) echo "$f" ;;
+		*) head -n 1 "$f" | grep -qE '^#!(/usr)?/bin/(env )?(ba)?sh( |$)|^# shellcheck shell=' &&
+			echo "$f" ;;
+		esac
+	done
+}
+
+if ! command -v shellcheck >/dev/null; then
+	not_ok "shellcheck: missing (apt-get install shellcheck)"
+elif ! mapfile -t scripts < <(shell_scripts) || [ "${#scripts[@]}" -lt 30 ]; then
+	not_ok "shellcheck: the shell scripts git lists (${#scripts[@]}; no git clone?)"
+else
+	# -x: follow the files each sources (their shellcheck source= paths
+	# are the repository's).
+	out=$(shellcheck -x -f gcc "${scripts[@]}" 2>&1)
+	[ -z "$out" ] || echo "$out" | head -n 30 | sed 's/^/#   /'
+	check "shellcheck $(shellcheck --version | sed -n 's/^version: //p'): ${#scripts[@]} scripts clean" \
+		[ -z "$out" ]
+	# It can fail: an unquoted expansion planted in a copy of check.sh.
+	tmp=$(mktemp -d)
+	# shellcheck disable=SC2016 # the text to find and put, literally
+	sed 's|tee "\$out/\$name.tap"|tee $out/$name.tap|' tests/check.sh >"$tmp/check.sh"
+	planted=$(shellcheck -f gcc "$tmp/check.sh" 2>&1)
+	echo "$planted" | head -n 3 | sed 's/^/#   planted: /'
+	check "shellcheck flags an unquoted \$out planted in a copy of tests/check.sh" \
+		grep -q 'SC2086' <<<"$planted"
+	rm -rf "$tmp"
 fi
 
 echo "1..$n"

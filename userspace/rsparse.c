@@ -191,6 +191,7 @@ static enum rs_status lex_numbers(struct rs_lex *lx, const char *what,
 	char shown[40];
 	unsigned int n = 0;
 
+	*count = 0;
 	while (n < max && lex_tok(lx, &t)) {
 		if (!parse_u64(t.s, t.len, &v[n]))
 			return lex_error(lx, RS_ERR_FORMAT,

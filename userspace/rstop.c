@@ -219,7 +219,8 @@ static int scan_proc(struct rs_pscan *s, bool threads)
 		while (!ret && (te = readdir(td))) {
 			if (!is_id(te->d_name) || strlen(te->d_name) > 10)
 				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%s/stat",
+			/* At most 10 digits, as checked: the bound gcc sees. */
+			snprintf(path, sizeof(path), "/proc/%d/task/%.10s/stat",
 				 tgid, te->d_name);
 			ret = scan_one(s, path, tgid);
 		}

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # bench: the benchmark's guest side (busybox sh), run by tests/vm's init
 # as /tests/bench.sh.  It only measures and prints raw numbers, one record
 # per line; bench/analyze.py does the statistics on the host.
@@ -18,6 +19,7 @@
 # Env (kernel command line): bench_mode (short | full), randstat_secs,
 # bench_law (the module's law, for a comparison; default the module's).
 # A guest booted with nohz_full=1 is the "exact" one (cpu1 by vtime).
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 MODE=${bench_mode:-short}
 NOHZ=0

@@ -35,7 +35,7 @@ command -v qemu-system-x86_64 >/dev/null || {
 	exit 1
 }
 [ -r "$kernel" ] || {
-	echo "boot: $kernel missing: apt-get install linux-image-amd64 (or set KERNEL)" >&2
+	echo "boot: $kernel missing: bash tests/deps.sh unpacks the guest kernel (or set KERNEL)" >&2
 	exit 1
 }
 mkdir -p "$out"
@@ -74,6 +74,7 @@ cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
 # 8 ms job at 12.9% against an exact 22.3%; single-threaded, the same
 # boot's three phases agreed within 1.7 points (Documentation/
 # benchmark.rst).
+# shellcheck disable=SC2054 # -cpu's commas are QEMU's
 qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-multi}" -cpu max,+invtsc
 	-smp "${RANDSTAT_SMP:-2}" -m 1G -nographic -no-reboot
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"

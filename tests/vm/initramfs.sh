@@ -11,7 +11,8 @@
 # the benchmark's bench/guest/*.sh and bench/progs/{iso,evader,loop} if
 # present; for the fuse suite, when installed: userspace/randstat-fs,
 # Debian's procps (top, vmstat), sysstat (mpstat, sar, sadc), fuse3
-# (fusermount3) and prometheus-node-exporter, each with its shared
+# (fusermount3) and prometheus-node-exporter (sysstat's and
+# node_exporter's unpacked in the cache, tests/unpack.sh), each with its shared
 # libraries (from ldd), the terminfo entry for TERM=dumb, and the
 # kernel's fuse.ko (not loaded at boot).  With RANDSTAT_TRACE_OUT set,
 # a second archive for the trace and prof suites: OUT and a third segment
@@ -46,7 +47,7 @@ busybox=/bin/busybox
 static "$busybox" ||
 	die "$busybox is dynamically linked: apt-get install busybox-static"
 [ -f "$moddir/modules.dep" ] ||
-	die "$moddir/modules.dep missing: apt-get install linux-image-amd64 (or set MODDIR)"
+	die "$moddir/modules.dep missing: bash tests/deps.sh unpacks the guest kernel (or set MODDIR)"
 
 # The guest's kernel modules, in load order (dependencies first):
 # RANDSTAT_GUEST_MODULES, default the virtio disk's.
@@ -80,7 +81,10 @@ unpack_ko() {
 build_base() {
 	local dst=$1 root list
 	root=$(mktemp -d)
-	trap 'rm -rf "$root"' RETURN
+	# Once: a RETURN trap stays set after the function, and would
+	# remove the global $root at the next return of a function or a
+	# sourced file.
+	trap 'rm -rf "$root"; trap - RETURN' RETURN
 	chmod 755 "$root"
 	mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,etc,lib/modules}
 	chmod 1777 "$root/tmp"
@@ -173,9 +177,19 @@ fi
 mkdir -p "$root/usr/bin"
 cp "$repo/userspace/randstat-fs-mount" "$root/usr/bin/"
 cp "$repo/userspace/systemd/randstat-fs.service" "$root/tests/"
+# Debian's sysstat and prometheus-node-exporter as tests/deps.sh unpacks
+# them into the cache (tests/unpack.sh: their packages enable services),
+# else installed ones.
+# shellcheck source=tests/unpack.sh
+. "$repo/tests/unpack.sh"
+unpacked_dirs=$(unpacked_dir sysstat; unpacked_dir prometheus) || true
 for f in /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
 	/usr/lib/sysstat/sadc /usr/bin/fusermount3 /usr/bin/prometheus-node-exporter; do
-	if [ -x "$f" ]; then copy_dyn "$f"; fi
+	from=$f
+	for d in $unpacked_dirs; do
+		if [ -x "$d$f" ]; then from=$d$f; fi
+	done
+	if [ -x "$from" ]; then copy_dyn "$from" "$f"; fi
 done
 for f in /lib/terminfo/d/dumb /usr/share/terminfo/d/dumb; do
 	if [ -e "$f" ]; then copy_path "$f"; fi

@@ -55,9 +55,10 @@
 #   debug the debug kernel of tests/debugkernel.sh (built once, cached),
 #         the module built against it out of the tree, and the
 #         tests/debug/break-*.patch builds for the debug suite
-#   rt    Debian's PREEMPT_RT kernel (linux-image-rt-amd64 and
-#         linux-headers-rt-amd64, installed with apt-get if missing:
-#         root); the module built against its headers out of the tree,
+#   rt    Debian's PREEMPT_RT kernel: linux-headers-rt-amd64 (installed
+#         with apt-get if missing: root), and the image of its release
+#         installed or else unpacked into the cache (tests/unpack.sh: no
+#         boot entry); the module built against its headers out of the tree,
 #         in RANDSTAT_OUT/build-VER
 set -euo pipefail
 
@@ -119,8 +120,8 @@ kernel_default() {
 	KERNEL=$default_kernel
 	MODDIR=$default_moddir
 	kver=${MODDIR##*/}
-	[ -r "$KERNEL" ] || { echo "$KERNEL missing: apt-get install linux-image-amd64 (or set KERNEL)"; return 1; }
-	[ -d "$MODDIR" ] || { echo "$MODDIR missing: apt-get install linux-image-amd64 (or set MODDIR)"; return 1; }
+	[ -r "$KERNEL" ] || { echo "$KERNEL missing: $kernel_hint"; return 1; }
+	[ -d "$MODDIR" ] || { echo "$MODDIR missing: $kernel_hint"; return 1; }
 	ko=none
 	[ "$smoke" -eq 1 ] && return 0
 	kdir=$(headers_for "$kver") || { echo "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"; return 1; }
@@ -129,11 +130,11 @@ kernel_default() {
 	check_vermagic "$ko" "$kver"
 }
 
-# newest_rt: the newest installed Debian PREEMPT_RT kernel's version.
+# newest_rt: the PREEMPT_RT kernel linux-headers-rt-amd64 is for.
 newest_rt() {
-	# shellcheck disable=SC2012 # Debian's kernel file names are plain
-	ls /boot/vmlinuz-*-rt-amd64 2>/dev/null | sed 's|.*/vmlinuz-||' |
-		sort -V | tail -n 1
+	dpkg-query -W -f='${Depends}' linux-headers-rt-amd64 2>/dev/null |
+		grep -o 'linux-headers-[^ ,]*-rt-amd64' | head -n 1 |
+		sed 's/^linux-headers-//'
 }
 
 # kernel_rt: Debian's PREEMPT_RT kernel; the module built out of the
@@ -142,21 +143,18 @@ kernel_rt() {
 	kver=$(newest_rt)
 	if [ -z "$kver" ] || [ ! -f "/usr/src/linux-headers-$kver/Makefile" ]; then
 		[ "$(id -u)" -eq 0 ] ||
-			{ echo "no rt kernel: apt-get install linux-image-rt-amd64 linux-headers-rt-amd64 (as root)"; return 1; }
-		echo "# vm: installing linux-image-rt-amd64 linux-headers-rt-amd64" >&2
+			{ echo "no rt kernel headers: apt-get install linux-headers-rt-amd64 (as root)"; return 1; }
+		echo "# vm: installing linux-headers-rt-amd64" >&2
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-			linux-image-rt-amd64 linux-headers-rt-amd64 >"$out/apt-rt.log" 2>&1 ||
-			{ echo "apt-get install linux-image-rt-amd64 linux-headers-rt-amd64 failed (see $out/apt-rt.log)"; return 1; }
+			linux-headers-rt-amd64 >"$out/apt-rt.log" 2>&1 ||
+			{ echo "apt-get install linux-headers-rt-amd64 failed (see $out/apt-rt.log)"; return 1; }
 		kver=$(newest_rt)
-		if [ -n "$kver" ] && [ ! -f "/usr/src/linux-headers-$kver/Makefile" ]; then
-			DEBIAN_FRONTEND=noninteractive apt-get install -y -q \
-				"linux-headers-$kver" >>"$out/apt-rt.log" 2>&1 ||
-				{ echo "apt-get install linux-headers-$kver failed (see $out/apt-rt.log)"; return 1; }
-		fi
 	fi
-	[ -n "$kver" ] || { echo "no /boot/vmlinuz-*-rt-amd64 after installing"; return 1; }
-	KERNEL=/boot/vmlinuz-$kver
-	MODDIR=/lib/modules/$kver
+	[ -n "$kver" ] || { echo "linux-headers-rt-amd64 names no kernel"; return 1; }
+	guest_image "$kver" 2>"$out/image-rt.log" ||
+		{ echo "no image for $kver (see $out/image-rt.log)"; return 1; }
+	KERNEL=$GUEST_KERNEL
+	MODDIR=$GUEST_MODDIR
 	ko=none
 	[ "$smoke" -eq 1 ] && return 0
 	ko=$(build_ko "/usr/src/linux-headers-$kver" "$out/build-$kver") || { echo "$ko"; return 1; }
@@ -197,6 +195,7 @@ kernel_debug() {
 	MODDIR=$kdir/modinst/lib/modules/$kver
 	# No disk (nor PCI, nor virtio) in this kernel.  No ACPI either: the
 	# CPUs come from the MP table, where SeaBIOS lists one per package.
+	# shellcheck disable=SC2054 # RANDSTAT_SMP's commas are QEMU's
 	kernel_env+=(RANDSTAT_DISK_IOPS=0 RANDSTAT_GUEST_MODULES=
 		RANDSTAT_SMP=2,sockets=2,cores=1,threads=1
 		RANDSTAT_VM_TIMEOUT="${RANDSTAT_VM_TIMEOUT:-1800}")
@@ -314,7 +313,7 @@ run_suites() {
 		echo "# vm: booting ${pre:+$pre ($kver) }$s ${extra:+($extra) }$(date +%T)" >&2
 		start=$SECONDS
 		finished=1
-		env ${kernel_env[@]+"${kernel_env[@]}"} RANDSTAT_TCG_THREAD=$tcg \
+		env ${kernel_env[@]+"${kernel_env[@]}"} RANDSTAT_TCG_THREAD="$tcg" \
 			RANDSTAT_KEEP_DISK=$keep \
 			bash "$here/boot.sh" "$name" "$s" "$rd" "$extra" || finished=0
 		echo "# vm: ${pre:+$pre }$s done in $((SECONDS - start)) s" >&2

@@ -179,7 +179,7 @@ static const unsigned long long R1[RS_NCOL] = { 600, 0, 70, 8000, 2, 0, 0, 0, 0,
 
 static void test_parse_ignores_other_lines(void)
 {
-	struct rs_frame f;
+	struct rs_frame f, big;
 	unsigned long long sum[RS_NCOL];
 	char *t;
 
@@ -196,7 +196,10 @@ static void test_parse_ignores_other_lines(void)
 	t = rs_text("randstat 2 window_ns 2000000:6000000 cpus 2 user_hz 100 x", R0, R1);
 	EXPECT(rs_frame_parse(&f, t) == 3);
 	EXPECT(eq(f.v[0], sum) && eq(f.v[1], R0) && eq(f.v[2], R1));
-	EXPECT(!f.present[10]);	/* "cpu9 1 2 3": not a cpu line */
+	/* "cpu9 1 2 3": not a cpu line, also in a frame with room for cpu9. */
+	EXPECT(rs_frame_init(&big, 16) == 0);
+	EXPECT(rs_frame_parse(&big, t) == 3 && !big.present[10]);
+	rs_frame_free(&big);
 	free(t);
 	/* A CPU beyond the frame's size is dropped, not written past it. */
 	EXPECT(rs_frame_parse(&f, "cpu20 1 2 3 4 5 6 7 8 9 10\n") == 0);

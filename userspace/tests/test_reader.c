@@ -928,10 +928,12 @@ static void t_prog_tickless(void)
 	EXPECT_HAS(r.out, "\n1    exact ");
 	EXPECT_HAS(r.out, "\n0    randstat ");
 	EXPECT_HAS(r.out, "dormancies");
+	result_free(&r);
 	r = run("--json", PAIR("tickless-a"), PAIR("tickless-b"));
 	EXPECT(r.status == 0 && json_shaped(r.out));
 	EXPECT_HAS(r.out, "\"mode\":\"exact\",\"dormant\":false");
 	EXPECT_HAS(r.out, "\"mode\":\"sampled\",\"dormant\":true");
+	result_free(&r);
 	r = run("--prometheus", "--randstat", fx("tickless-b.randstat"));
 	EXPECT(r.status == 0 && prometheus_shaped(r.out));
 	EXPECT_HAS(r.out, "\nrandstat_exact_seconds_total{cpu=\"0\",mode=\"idle\"} 18.800000000\n");
@@ -940,6 +942,7 @@ static void t_prog_tickless(void)
 	EXPECT_HAS(r.out, "\nrandstat_sampler_exact{cpu=\"1\"} 1\n");
 	EXPECT_HAS(r.out, "\nrandstat_sampler_dormant{cpu=\"0\"} 1\n");
 	EXPECT_HAS(r.out, "\nrandstat_sampler_dormancies_total{cpu=\"0\"} 75\n");
+	result_free(&r);
 }
 
 static void t_prog_prometheus(void)

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # attack: can an unprivileged process use cpu1 without being charged?
 # (Documentation/randstat.rst, "Threat model".)  Booted under
 # single-threaded TCG (tests/vm/run.sh): under multi-threaded TCG a timer
@@ -42,6 +43,7 @@
 # falls against its 95% interval of vtime's user share is reported.
 # law=uniform is reported, not asserted: it must show the documented
 # weakness.
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 grep -q 'nohz_full=1' /proc/cmdline
@@ -91,7 +93,7 @@ result $? "exponential: the control ran as uid 65534 (${ASECS}s)"
 # hog's user code, so a sample due there is taken in user mode, where
 # vtime counts system time (in 240 s runs: +1.3 points at ~230 wakeups a
 # second); system time is the only place such samples can come from.
-read -r _ q p r rel sig edge qsys </tmp/exp_control
+read -r _ q p _ _ sig edge qsys </tmp/exp_control
 awk -v q="$q" -v p="$p" -v sig="$sig" -v edge="$edge" -v qsys="$qsys" 'BEGIN {
 	d = p - q; if (d < 0) d = -d
 	printf "# control: randstat - vtime user = %+.2f points; 95%% interval +-%.2f: %s\n",
@@ -104,7 +106,7 @@ result $? "exponential: the control is charged no less than its exact user time,
 
 # The bar: the attack is charged its exact user time, less at most the
 # floor's share of cpu1, 4 sigma and the edges.
-read -r _ q p r rel sig edge qsys </tmp/exp_attack
+read -r _ q p _ _ sig edge qsys </tmp/exp_attack
 awk -v q="$q" -v p="$p" -v sig="$sig" -v edge="$edge" 'BEGIN {
 	gain = 50000 / 4000000
 	printf "# attack: used %.2f%% of cpu1 (vtime user), charged %.2f%%: %+.2f points; the bar %.2f%% (floor/mean %.2f, 4 sigma %.2f, edges %.2f)\n",
@@ -113,6 +115,7 @@ awk -v q="$q" -v p="$p" -v sig="$sig" -v edge="$edge" 'BEGIN {
 }'
 result $? "exponential: the attack is charged its exact user time, less at most floor/mean and 4 sigma"
 # Reported: per user second, the attack against the control.
+# shellcheck disable=SC2016 # an awk program
 ratio_prog="$(cat /tests/judge.awk)"'
 	{ v[$1] = $4; rel[$1] = $5 }
 	END {

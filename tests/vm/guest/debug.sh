@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # debug: the module on the debug kernel (tests/debugkernel.sh: lockdep,
 # KASAN, kmemleak, UBSAN, atomic-sleep and debug-objects checks, fault
 # injection, IRQ_TIME_ACCOUNTING), booted with nohz_full=1 so that both
@@ -10,6 +11,7 @@
 # KASAN and lockdep under TCG make everything slow (a reload takes ~1 s):
 # the phases are sized for a few minutes in all.  DEBUG_STRESS (seconds,
 # default 60) is the all-at-once phase.
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 
@@ -110,9 +112,9 @@ for mode in "$NL" 1; do
 		sleep 0.3
 		/progs/wr /sys/devices/system/cpu/cpu1/online 1 >/dev/null || bad=$((bad + 1))
 		sleep 0.3
-		[ $busy = 0 ] && { /progs/wr /proc/randstat reset >/dev/null || bad=$((bad + 1)); }
+		[ "$busy" = 0 ] && { /progs/wr /proc/randstat reset >/dev/null || bad=$((bad + 1)); }
 		cat /proc/randstat >/dev/null
-		if [ $busy = 1 ]; then kill $spin; wait $spin 2>/dev/null; fi
+		if [ "$busy" = 1 ]; then kill "$spin"; wait "$spin" 2>/dev/null; fi
 	done
 done
 diag "$bad failed writes"

@@ -3,6 +3,7 @@
 # every 8 ms started just after a tick, each shown three ways: what the
 # workload really used, what /proc/stat says, what randstat says with its
 # 95% interval.  Ends with one KTAP result: did it come out as it should.
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 
 secs=${randstat_secs:-4}
@@ -40,6 +41,7 @@ show() {
 	[ "$truth" = cpu ] && truth=$(echo "$out" | awk '{
 		for (i = 1; i < NF; i++) { if ($i == "cpu_ns") c = $(i + 1); if ($i == "wall_ns") w = $(i + 1) }
 		print c / w }')
+	# shellcheck disable=SC2046 # busy's four numbers, one a word
 	set -- $(busy a b)
 	awk -v t="$truth" -v s="$1" -v r="$2" -v h="$3" -v n="$4" 'BEGIN {
 		printf "  really used:  %5.1f%% of cpu1\n", 100 * t

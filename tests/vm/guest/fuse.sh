@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # fuse: randstat-fs (userspace/randstat-fs) and `randstat exec`, under
 # Debian's own top, vmstat (procps), mpstat and sar (sysstat) and
 # node_exporter's cpu collector (prometheus-node-exporter), copied
@@ -9,6 +10,7 @@
 # far off, and each tool's shares are compared with randstat's own reader
 # (/progs/randstat) over the same interval.  Only the `cpu`/`cpuN` lines
 # of /proc/randstat are relied on.
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 RS=/progs/randstat
@@ -27,7 +29,7 @@ for f in $RS $FS /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
 	[ -e "$f" ] || missing="$missing $f"
 done
 if [ -n "$missing" ]; then
-	diag "missing in the guest:$missing (tests/deps.sh installs libfuse3-dev fuse3 procps sysstat)"
+	diag "missing in the guest:$missing (tests/deps.sh installs libfuse3-dev fuse3 procps, unpacks sysstat)"
 	result 1 "the suite's programs are in the guest"
 	ktap_end
 	exit 1

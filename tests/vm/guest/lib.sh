@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Guest-side helpers for the suites (busybox sh): KTAP output, counter
 # snapshots and the pass/fail judgement.  Sourced by /tests/<suite>.sh.
 

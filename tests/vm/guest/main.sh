@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # main: randstat in an ordinary guest (2 vCPUs, TCG, HZ=250, a virtio disk
 # throttled to ~100 IOPS).  Every figure is a delta between two snapshots
 # (tests/progs/snap) around one workload; workloads run pinned to cpu1,
@@ -18,6 +19,7 @@
 # under-counts system time.  Tests here compare randstat with the tick (the
 # same bias) or with exact references; nohzfull.sh measures the bias
 # against exact vtime.
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 

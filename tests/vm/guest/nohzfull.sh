@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # nohzfull: a guest booted with nohz_full=1.  cpu1 then accounts its time
 # by vtime (context tracking at every kernel entry and exit), so cpu1's
 # /proc/stat user and system are exact, to its 10 ms ticks: the ground
@@ -16,6 +17,7 @@
 # gives that time to the interrupted context, here user.  That is a real,
 # systematic difference; its size is printed (the sampler's own cost is
 # cost_ns) and it is part of what the test measures, not hidden.
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 grep -q 'nohz_full=1' /proc/cmdline

@@ -47,7 +47,7 @@
 # Last, the randstat profile (perf.data and perf's build-id cache, which
 # holds the guest's kallsyms and twofn) goes to the scratch disk as a
 # tar, for tests/vm/flamegraph.sh to make the flame graph on the host.
-# shellcheck source=/dev/null
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 dmesg -c >/dev/null

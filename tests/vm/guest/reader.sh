@@ -10,7 +10,7 @@
 # NAME": tests/vm/capture-fixtures.sh turns them into the reader's unit
 # test fixtures (userspace/tests/fixtures/vm-*); run.sh leaves them out of
 # the KTAP.  The reader runs on cpu0 (the harness's CPU), workloads on cpu1.
-# shellcheck source=/dev/null
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 RS=/progs/randstat

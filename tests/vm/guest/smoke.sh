@@ -1,5 +1,7 @@
+# shellcheck shell=sh
 # smoke: the harness alone, no randstat module: boots, /proc/stat, the
 # workloads run.  (bash tests/vm/run.sh --smoke)
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 [ -r /proc/stat ] && grep -q '^cpu1 ' /proc/stat

@@ -19,7 +19,7 @@
 # when all is right); against the kernel's tick-sampled split, the tick's
 # own binomial error over T * HZ ticks is added in quadrature, and one
 # clock tick (1/USER_HZ s) for the truncation of utime and stime.
-# shellcheck source=/dev/null
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 RS=/progs/randstat

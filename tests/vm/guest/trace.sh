@@ -11,7 +11,7 @@
 # Statistics, as in main.sh: a share p of a workload's n events has the
 # standard error sqrt(p(1-p)/n); "at least P0" fails only more than
 # 4 sigma(P0) below P0.  Counts and sums of weights: see each test.
-# shellcheck source=/dev/null
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 dmesg -c >/dev/null

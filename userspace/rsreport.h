@@ -61,6 +61,7 @@ struct rs_report {
 	char **notes;		/* what the reader has to be told */
 };
 
+void rs_prop_ci95(uint64_t k, uint64_t n, double *lo, double *hi);
 double rs_halfwidth95(uint64_t k, uint64_t n);
 void rs_disp(const struct rs_row *r, uint64_t d[RS_NDISP]);
 void rs_shares(const struct rs_row *r, double pct[RS_NDISP]);

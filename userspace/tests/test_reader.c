@@ -190,15 +190,173 @@ static bool absurd(const char *s)
 
 /* --- the arithmetic ----------------------------------------------------- */
 
+/*
+ * The interval by its definition, written apart from rsreport.c's: for
+ * fewer than 50 samples in or out of the class, Clopper and Pearson's
+ * ends, the p where P(X >= k) or P(X <= k) is 0.025, the binomial sum
+ * taken term by term (t_{j+1} = t_j (n - j) / (j + 1) p / q, in long
+ * double, from q^n); else Wilson's.  The half-width is the distance from
+ * k / n to the farther end.
+ */
+static long double ref_cdf(double k, double n, long double p)
+{
+	long double t = powl(1 - p, n), sum = t;
+	double j;
+
+	for (j = 0; j < k; j++) {
+		t *= (n - j) / (j + 1) * p / (1 - p);
+		sum += t;
+	}
+	return sum;
+}
+
+static double ref_solve(double k, double n, double target)
+{
+	long double lo = 0, hi = 1, mid;
+	int i;
+
+	for (i = 0; i < 80; i++) {
+		mid = (lo + hi) / 2;
+		if (ref_cdf(k, n, mid) > target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (double)lo;
+}
+
+static double ref_halfwidth95(double k, double n)
+{
+	double m = fmin(k, n - k), p = k / n, z2 = 1.96 * 1.96, a, b, c, h;
+
+	if (m < 50) {
+		a = m ? ref_solve(m - 1, n, 0.975) : 0;
+		b = ref_solve(m, n, 0.025);
+		return fmax(m / n - a, b - m / n);	/* the same by symmetry */
+	}
+	c = (p + z2 / (2 * n)) / (1 + z2 / n);
+	h = 1.96 / (1 + z2 / n) * sqrt(p * (1 - p) / n + z2 / (4 * n * n));
+	return fmax(p - (c - h), c + h - p);
+}
+
+/*
+ * The half-width is the distance from p^ = k / n to the farther end of
+ * the interval.  Large counts: Wilson's, c +- h with c = (p^ + z^2 / 2n) /
+ * (1 + z^2 / n), h = z / (1 + z^2 / n) sqrt(p^ q^ / n + z^2 / 4n^2): for
+ * 50000 of 250000, h = 0.0015680 and c - p^ = 4.61e-6, together
+ * 0.0015726 (the normal approximation's 1.96 sqrt(.2 .8 / 250000) =
+ * 0.001568 is within 0.3%); for 1000 of 2500, 0.0191995 + 0.0001438.
+ * Small counts: Clopper-Pearson's.  At k = 0 its upper end solves
+ * (1 - p)^n = 0.025: 1 - 0.025^(1/n) (0.975 at n = 1, 0.0036821 at n =
+ * 1000), where the normal approximation gives 0.  1 of 10: [0.00253,
+ * 0.44502] (the textbook value, e.g. Clopper and Pearson's own charts),
+ * so 0.34502 above 0.1.
+ */
 static void t_halfwidth(void)
 {
-	/* 1.96 * sqrt(0.2 * 0.8 / 250000) = 1.96 * 0.0008 */
-	EXPECT_NEAR(rs_halfwidth95(50000, 250000), 0.001568, 1e-12);
-	/* 1.96 * sqrt(0.4 * 0.6 / 2500) = 1.96 * 0.0097980 */
-	EXPECT_NEAR(rs_halfwidth95(1000, 2500), 0.019204, 1e-6);
-	EXPECT_NEAR(rs_halfwidth95(0, 1000), 0, 0);
-	EXPECT_NEAR(rs_halfwidth95(1000, 1000), 0, 0);
+	double lo, hi;
+
+	EXPECT_NEAR(rs_halfwidth95(50000, 250000), 0.0015726046, 1e-9);
+	EXPECT_NEAR(rs_halfwidth95(1000, 2500), 0.0193433033, 1e-9);
+	EXPECT_NEAR(rs_halfwidth95(0, 1000), 1 - pow(0.025, 1 / 1000.0), 1e-9);
+	EXPECT_NEAR(rs_halfwidth95(1000, 1000), 1 - pow(0.025, 1 / 1000.0), 1e-9);
+	EXPECT_NEAR(rs_halfwidth95(0, 1), 0.975, 1e-9);
+	EXPECT_NEAR(rs_halfwidth95(1, 1), 0.975, 1e-9);
+	rs_prop_ci95(1, 10, &lo, &hi);
+	EXPECT_NEAR(lo, 0.0025286, 1e-6);
+	EXPECT_NEAR(hi, 0.4450161, 1e-6);
+	EXPECT_NEAR(rs_halfwidth95(1, 10), 0.3450161, 1e-6);
+	rs_prop_ci95(9, 10, &lo, &hi);		/* the mirror image */
+	EXPECT_NEAR(lo, 1 - 0.4450161, 1e-6);
+	EXPECT_NEAR(hi, 1 - 0.0025286, 1e-6);
 	EXPECT(isnan(rs_halfwidth95(0, 0)));
+}
+
+/* splitmix64: a seeded PRNG, so a coverage run is the same every time */
+static uint64_t rng_state = 0x5eed2026;
+
+static double rng_uniform(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return (z >> 11) * 0x1.0p-53;
+}
+
+/*
+ * Simulated coverage of p^ +- rs_halfwidth95(k, n): for each n and p,
+ * TRIALS binomial draws (by inversion of the law's distribution
+ * function), and the share of them whose interval holds p.  Clopper and
+ * Pearson's interval covers at least 95% at every p and n, so the
+ * simulated coverage falls below 93% only by chance: with 20000 trials
+ * its standard error at 0.95 is sqrt(.95 .05 / 20000) = 0.00154, and 93%
+ * is 13 of them below.  The normal approximation's interval, 0 wide at
+ * k = 0 or n, covers p = 0.5 at n = 1 never, and 0.1 at n = 10 35% of
+ * the time.  The edges p = 0 and 1 are in the grid (only k = 0, or n,
+ * is drawn there).
+ */
+#define COV_TRIALS	20000
+#define COV_MIN		0.93
+
+static void t_coverage(void)
+{
+	static const unsigned int ns[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 20,
+					   50, 100, 1000 };
+	static const double ps[] = { 0, 0.0005, 0.001, 0.005, 0.01, 0.02, 0.03,
+				     0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3,
+				     0.35, 0.4, 0.45, 0.5, 0.55, 0.6, 0.7, 0.8,
+				     0.9, 0.95, 0.97, 0.99, 0.995, 0.999, 1 };
+	double worst = 2, worst_p = 0, *hw, *cdf, cov, pmf;
+	unsigned int a, b, worst_n = 0, n, k, t, hits, lo, hi;
+
+	for (a = 0; a < sizeof(ns) / sizeof(ns[0]); a++) {
+		n = ns[a];
+		hw = calloc(n + 1, sizeof(*hw));
+		cdf = calloc(n + 1, sizeof(*cdf));
+		if (!hw || !cdf)
+			exit(2);
+		for (k = 0; k <= n; k++)
+			hw[k] = rs_halfwidth95(k, n);
+		for (b = 0; b < sizeof(ps) / sizeof(ps[0]); b++) {
+			/* the law's distribution function, for inversion */
+			for (k = 0, cov = 0; k <= n; k++) {
+				pmf = exp(lgamma(n + 1.0) - lgamma(k + 1.0) -
+					  lgamma(n - k + 1.0)) *
+				      pow(ps[b], k) * pow(1 - ps[b], n - k);
+				cov += pmf;
+				cdf[k] = cov;
+			}
+			cdf[n] = 2;	/* rounding: every draw lands */
+			for (t = hits = 0; t < COV_TRIALS; t++) {
+				double u = rng_uniform();
+
+				for (lo = 0, hi = n; lo < hi;) {
+					k = (lo + hi) / 2;
+					if (cdf[k] > u)
+						hi = k;
+					else
+						lo = k + 1;
+				}
+				hits += fabs((double)lo / n - ps[b]) <= hw[lo];
+			}
+			cov = (double)hits / COV_TRIALS;
+			if (cov < worst) {
+				worst = cov;
+				worst_n = n;
+				worst_p = ps[b];
+			}
+			if (cov < COV_MIN)
+				printf("# n %u, p %g: covered %.4f\n", n, ps[b],
+				       cov);
+		}
+		free(hw);
+		free(cdf);
+	}
+	printf("# worst simulated coverage of the stated 95%%: %.4f (n %u, p %g; %d trials each)\n",
+	       worst, worst_n, worst_p, COV_TRIALS);
+	EXPECT(worst >= COV_MIN);
 }
 
 static void t_disp(void)
@@ -478,16 +636,18 @@ static void t_since_start(void)
 	/*
 	 * cpu0: 50000 user samples of 250000, times 1 - steal 0.12% (the
 	 * sampled time, 998.8 of 1000 s); its 95% half-width is the
-	 * proportion's, 1.96 sqrt(.2 .8 / 250000) = 0.1568 points, times
-	 * that same 0.9988 (format 3: share = p S / E, so sigma scales by S/E)
+	 * proportion's (t_halfwidth: 0.15726 points; the normal
+	 * approximation's 0.1568), times that same 0.9988 (format 3: share =
+	 * p S / E, so the interval scales by S/E)
 	 */
 	EXPECT_NEAR(c0->rs[RS_D_USR], 19.976, 1e-9);
-	EXPECT_NEAR(c0->hw[RS_D_USR], 0.1568 * 0.9988, 1e-9);
+	EXPECT_NEAR(c0->hw[RS_D_USR], 0.15726046 * 0.9988, 1e-6);
 	/* /proc/stat cpu0: 101234 of 500870 ticks: 0.2356 from 19.976 */
 	EXPECT_NEAR(c0->st[RS_D_USR], 20.2116318, 1e-6);
 	EXPECT(c0->outside[RS_D_USR]);
-	/* sys: 8.9892 +- 0.1120 (p 0.09: 0.1121833 x 0.9988) against 9.1197: outside */
-	EXPECT_NEAR(c0->hw[RS_D_SYS], 0.1121833 * 0.9988, 1e-6);
+	/* sys: 8.9892 +- 0.1127 (Wilson, 22500 of 250000: 0.1128141 x
+	 * 0.9988; normal 0.1121833) against 9.1197: outside */
+	EXPECT_NEAR(c0->hw[RS_D_SYS], 0.1126788, 1e-6);
 	EXPECT(c0->outside[RS_D_SYS]);
 	/* iowait: 3.9952 +- 0.0768 (p 0.04) against 3.9729: inside */
 	EXPECT_NEAR(c0->rs[RS_D_IOWAIT], 3.9952, 1e-9);
@@ -495,15 +655,16 @@ static void t_since_start(void)
 	/* cpu1: usr = user - guest = 30000 samples, guest 10000; steal 0.08% */
 	EXPECT_NEAR(c1->rs[RS_D_USR], 11.9904, 1e-9);
 	EXPECT_NEAR(c1->rs[RS_D_GUEST], 3.9968, 1e-9);
-	EXPECT_NEAR(c1->hw[RS_D_USR], 0.1273849 * 0.9992, 1e-6);
+	/* Wilson, 30000 of 250000: 0.1279692 (normal 0.1273849) x 0.9992 */
+	EXPECT_NEAR(c1->hw[RS_D_USR], 0.1279692 * 0.9992, 1e-6);
 	/*
 	 * all: each CPU's samples share its own sampled time, so the
-	 * variances add: cpu0 998.8 s x sqrt(.2 .8 / 250000) = 0.79904 s,
-	 * cpu1 999.2 s x sqrt(.12 .88 / 250000) = 0.64940 s; 1.96
-	 * sqrt(0.79904^2 + 0.64940^2) / 2000 s = 0.1009060 points (pooling
-	 * the counts, as format 2's reader did, gave 0.1016180)
+	 * variances add, each CPU's (half-width / 1.96)^2: cpu0 998.8 s x
+	 * 0.0015726 / 1.96, cpu1 999.2 s x 0.0012797 / 1.96; 1.96 sqrt(sum)
+	 * / 2000 s = 0.1012688 points (the normal approximation's 0.1009060;
+	 * pooling the counts, as format 2's reader did, gave 0.1016180)
 	 */
-	EXPECT_NEAR(all->hw[RS_D_USR], 0.1009060, 1e-6);
+	EXPECT_NEAR(all->hw[RS_D_USR], 0.1012688, 1e-6);
 	EXPECT_NEAR(all->rs_seconds, 2000, 1e-9);
 	EXPECT_NEAR(all->stat_seconds, 10085.33, 1e-9);
 	/* steal is read, not sampled: no interval, no mark */
@@ -559,19 +720,22 @@ static void t_interval(void)
 	EXPECT(c0->n == 2500 && all->n == 5000);
 	/* cpu0: 1000 samples of 2500 (p 0.4), no steal */
 	EXPECT_NEAR(c0->rs[RS_D_USR], 40.0, 1e-9);
-	EXPECT_NEAR(c0->hw[RS_D_USR], 1.9204, 1e-4);
+	EXPECT_NEAR(c0->hw[RS_D_USR], 1.9343303, 1e-6);	/* t_halfwidth */
 	EXPECT_NEAR(c0->st[RS_D_USR], 40.5, 1e-9);	/* 405 of 1000 */
 	EXPECT(!c0->outside[RS_D_USR]);
-	/* cpu1: iowait 0.9988 +- 0.3900 against 3.0: outside */
-	EXPECT_NEAR(c1->hw[RS_D_IOWAIT], 0.3900351, 1e-6);
+	/* cpu1: iowait 1.0 +- 0.4727 (25 of 2500 samples: Clopper-Pearson's
+	 * [0.00648, 0.01473], 0.004727 above 0.01; the normal approximation
+	 * said 0.3900) against 3.0: outside */
+	EXPECT_NEAR(c1->hw[RS_D_IOWAIT], 0.4726797, 1e-6);
 	EXPECT(c1->outside[RS_D_IOWAIT] && c1->outside[RS_D_IDLE]);
 	EXPECT(!c1->outside[RS_D_USR]);
 	/*
 	 * all: cpu0 1000 of 2500 usr samples over 10 s sampled, cpu1 500
-	 * (600 - 100 guest) of 2500: 1.96 sqrt((10 sqrt(.4 .6 / 2500))^2 +
-	 * (10 sqrt(.2 .8 / 2500))^2) / 20 = 1.2396128 points (pooled: 1.2702)
+	 * (600 - 100 guest) of 2500: sqrt((10 x 0.0193433)^2 + (10 x
+	 * 0.0161350)^2) / 20 = 1.2594661 points (Wilson's half-widths; the
+	 * normal approximation's 1.2396128; pooled: 1.2702)
 	 */
-	EXPECT_NEAR(all->hw[RS_D_USR], 1.2396128, 1e-6);
+	EXPECT_NEAR(all->hw[RS_D_USR], 1.2594661, 1e-6);
 	EXPECT_NEAR(all->stat_seconds, 20, 1e-9);
 	EXPECT(c0->s.samples == 2500 && c0->s.overruns == 0);
 	EXPECT_NEAR((double)c0->s.cost_ns / c0->s.samples, 850, 1e-9);
@@ -588,10 +752,12 @@ out:
  * 10 s between them: cpu0 took 50 user and 50 idle samples over 0.4 s of
  * sampled time and was charged 9.6 s of exact idle, so its usr share is
  * 0.5 x 0.4 / 10 = 2.0%, idle (0.2 + 9.6) / 10 = 98.0%, and the usr
- * half-width 1.96 x 0.4 x sqrt(.5 .5 / 100) / 10 = 0.392 points (the
- * exact 9.6 s has no sampling error).  cpu1: 5 s user, 2 s system, 3 s
- * idle, all exact: 50%, 20%, 30%, half-width 0.  The all row: usr
- * (0.2 + 5) / 20 = 26.0%, half-width 0.392 / 2 = 0.196.
+ * half-width 0.4 x 0.0961702 / 10 = 0.3846807 points (Wilson's for 50 of
+ * 100, centred on 0.5: 1.96 / (1 + 1.96^2 / 100) x sqrt(.25 / 100 +
+ * 1.96^2 / 40000); the normal approximation's 0.392; the exact 9.6 s has
+ * no sampling error).  cpu1: 5 s user, 2 s system, 3 s idle, all exact:
+ * 50%, 20%, 30%, half-width 0.  The all row: usr (0.2 + 5) / 20 = 26.0%,
+ * half-width 0.3846807 / 2.
  */
 static void t_tickless(void)
 {
@@ -614,7 +780,7 @@ static void t_tickless(void)
 		goto out;
 	EXPECT_NEAR(c0->rs[RS_D_USR], 2.0, 1e-9);
 	EXPECT_NEAR(c0->rs[RS_D_IDLE], 98.0, 1e-9);
-	EXPECT_NEAR(c0->hw[RS_D_USR], 0.392, 1e-9);
+	EXPECT_NEAR(c0->hw[RS_D_USR], 0.3846807, 1e-6);
 	EXPECT(!c0->outside[RS_D_USR] && !c0->outside[RS_D_IDLE]);
 	EXPECT_NEAR(c1->rs[RS_D_USR], 50.0, 1e-9);
 	EXPECT_NEAR(c1->rs[RS_D_SYS], 20.0, 1e-9);
@@ -623,7 +789,7 @@ static void t_tickless(void)
 	EXPECT(!c1->outside[RS_D_USR] && !c1->outside[RS_D_SYS]);
 	EXPECT(c1->n == 0);
 	EXPECT_NEAR(all->rs[RS_D_USR], 26.0, 1e-9);
-	EXPECT_NEAR(all->hw[RS_D_USR], 0.196, 1e-9);
+	EXPECT_NEAR(all->hw[RS_D_USR], 0.3846807 / 2, 1e-6);
 	EXPECT(rep.nnotes == 0);
 out:
 	rs_report_free(&rep);
@@ -639,12 +805,13 @@ out:
  * time (its counters carried over).  Its shares are the deltas' whatever
  * the mode at either end:
  *   usr  = (300/600 x 6 + 2) / 10 = 50.0%, idle likewise 50.0%, sys 0;
- *   half-width 1.96 x (6/10) x sqrt(.5 x .5 / 600) x 100 = 2.4004999 points
- *   (only the 6 s sampled carry an error; a CPU exact throughout has 0).
+ *   half-width (6/10) x 0.0398809 x 100 = 2.3928519 points (Wilson's for
+ *   300 of 600; the normal approximation's 2.4004999; only the 6 s
+ *   sampled carry an error; a CPU exact throughout has 0).
  * The kernel's /proc/stat says +500 user, +500 idle ticks: 50%, inside.
- * cpu0 is as in tickless-b: usr 2.0% +- 0.392.  The all row:
- *   usr (0.2 + 5) / 20 = 26.0%, half-width 1.96 x sqrt((0.4 x sqrt(.25/100))^2
- *   + (6 x sqrt(.25/600))^2) / 20 x 100 = 1.2161480 points.
+ * cpu0 is as in tickless-b: usr 2.0% +- 0.3846807.  The all row:
+ *   usr (0.2 + 5) / 20 = 26.0%, half-width sqrt((0.4 x 0.0961702)^2
+ *   + (6 x 0.0398809)^2) / 20 x 100 = 1.2117879 points.
  * The mode shown is the second read's: cpu1 sampled now.
  */
 static void t_mode_change(void)
@@ -670,14 +837,14 @@ static void t_mode_change(void)
 	EXPECT_NEAR(c1->rs[RS_D_USR], 50.0, 1e-9);
 	EXPECT_NEAR(c1->rs[RS_D_IDLE], 50.0, 1e-9);
 	EXPECT_NEAR(c1->rs[RS_D_SYS], 0.0, 1e-9);
-	EXPECT_NEAR(c1->hw[RS_D_USR], 2.4004999, 1e-6);
-	EXPECT_NEAR(c1->hw[RS_D_IDLE], 2.4004999, 1e-6);
+	EXPECT_NEAR(c1->hw[RS_D_USR], 2.3928519, 1e-6);
+	EXPECT_NEAR(c1->hw[RS_D_IDLE], 2.3928519, 1e-6);
 	EXPECT(!c1->outside[RS_D_USR] && !c1->outside[RS_D_IDLE] &&
 	       !c1->outside[RS_D_SYS]);
 	EXPECT_NEAR(c0->rs[RS_D_USR], 2.0, 1e-9);
-	EXPECT_NEAR(c0->hw[RS_D_USR], 0.392, 1e-9);
+	EXPECT_NEAR(c0->hw[RS_D_USR], 0.3846807, 1e-6);
 	EXPECT_NEAR(all->rs[RS_D_USR], 26.0, 1e-9);
-	EXPECT_NEAR(all->hw[RS_D_USR], 1.2161480, 1e-6);
+	EXPECT_NEAR(all->hw[RS_D_USR], 1.2117879, 1e-6);
 out:
 	rs_report_free(&rep);
 	free_pair(&s0, &r0);
@@ -809,7 +976,7 @@ static void t_prog_pairs(void)
 	EXPECT(r.status == 0 && !*r.err);
 	EXPECT_HAS(r.out, "Shares of each source's own total over each interval");
 	EXPECT_HAS(r.out, "\n0    randstat    40.00    0.00   10.00 ");
-	EXPECT_HAS(r.out, "\n     +-95%        1.92 ");
+	EXPECT_HAS(r.out, "\n     +-95%        1.93 ");
 	EXPECT_HAS(r.out, "\n     /proc/stat  20.10    1.00   12.10    3.00*   0.00    2.00    0.00    4.00    0.00   57.80*      10.000\n");
 	EXPECT_HAS(r.out, "pair 2 to 3\nnote: randstat's counters went down between the two reads: they were reset");
 	EXPECT(!absurd(r.out));
@@ -879,7 +1046,7 @@ static void t_prog_json(void)
 	EXPECT(json_shaped(r.out));
 	EXPECT_HAS(r.out, "\"mode\":\"since_start\"");
 	EXPECT_HAS(r.out, "{\"cpu\":\"0\",\"randstat\":{\"seconds\":1000.000000,\"samples\":250000,\"pct\":{\"usr\":19.9760,");
-	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":0.1566,");
+	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":0.1571,");
 	EXPECT_HAS(r.out, "\"steal\":null");
 	EXPECT_HAS(r.out, "\"outside\":[\"usr\",\"nice\",\"sys\",\"irq\",\"soft\",\"idle\"]");
 	result_free(&r);
@@ -1266,7 +1433,7 @@ static void t_vm_spin(void)
 	unsigned long long ns[RS_NCOLS], smp[RS_NCOLS], tk[RS_NCOLS];
 	unsigned long long x[RS_NCOLS];
 	const char *cpu1, *pct, *ci, *st;
-	double v[RS_NDISP], p, n, sampled, elapsed;
+	double v[RS_NDISP], n, sampled, elapsed;
 	int i;
 
 	EXPECT(r.status == 0 && !*r.err && count_lines(r.out) == 1);
@@ -1293,8 +1460,8 @@ static void t_vm_spin(void)
 	 * vm-normal, "samples cpu1", "exact cpu1" and the sampler line):
 	 * randstat's share of a class is its samples over all samples (every
 	 * sample weighs the same) times the sampled time, plus its exact
-	 * time, over the elapsed time; the half-width is 100 * 1.96 * sqrt(p
-	 * (1 - p) / n) of the same p, times sampled / elapsed; /proc/stat's
+	 * time, over the elapsed time; the half-width is 100 times the
+	 * proportion's (ref_halfwidth95()), times sampled / elapsed; /proc/stat's
 	 * share is its ticks over its ticks.  The reader prints the shares
 	 * and half-widths to 4 decimals in JSON.
 	 */
@@ -1314,10 +1481,9 @@ static void t_vm_spin(void)
 			EXPECT(isnan(json_num(ci, "steal")));
 			continue;
 		}
-		p = vm_class_of(smp, i) / n;
 		EXPECT_NEAR(json_num(ci, vm_class[i].key),
-			    100.0 * 1.96 * sqrt(p * (1 - p) / n) * sampled / elapsed,
-			    0.00005 + 1e-9);
+			    100.0 * ref_halfwidth95(vm_class_of(smp, i), n) *
+			    sampled / elapsed, 0.00005 + 1e-9);
 	}
 	/* what the capture is: a spin on cpu1 (>= 90% usr), from the files */
 	EXPECT(100.0 * vm_class_of(ns, 0) / vm_total(ns) >= 90);
@@ -1333,9 +1499,8 @@ static void t_vm_spin(void)
 		EXPECT_NEAR(v[i], vm_count_share(smp, x, sampled, elapsed, i),
 			    0.005 + 1e-9);
 	EXPECT(table_row(r.out, "1", "+-95%", v));
-	p = vm_class_of(smp, 0) / n;
-	EXPECT_NEAR(v[0], 100.0 * 1.96 * sqrt(p * (1 - p) / n) * sampled / elapsed,
-		    0.005 + 1e-9);
+	EXPECT_NEAR(v[0], 100.0 * ref_halfwidth95(vm_class_of(smp, 0), n) *
+		    sampled / elapsed, 0.005 + 1e-9);
 	result_free(&r);
 }
 
@@ -1460,6 +1625,8 @@ int main(int argc, char **argv)
 	puts("TAP version 13");
 
 	tap_test("95% half-width of a binomial share", t_halfwidth);
+	tap_test("the 95% interval covers >= 93% at n = 1..1000, p = 0..1",
+		 t_coverage);
 	tap_test("mpstat's columns: usr and nice without guest", t_disp);
 	tap_test("deltas saturate and say what went down", t_row_sub);
 

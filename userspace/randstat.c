@@ -335,7 +335,8 @@ static void text_legend(struct context *ctx, const struct rs_report *rep)
 		puts("Shares of each source's own total over each interval, from the deltas of both files.");
 	else
 		puts("Shares of each source's own total: randstat counts since it was loaded or reset,\n"
-		     "/proc/stat since boot, so the two cover different times.");
+		     "/proc/stat since boot, so the two cover different times and are compared\n"
+		     "only if they cover the same span.");
 	puts("A '*' marks a /proc/stat share outside randstat's 95% interval.  Source\n"
 	     "'exact': a CPU randstat serves from the kernel's exact (nohz_full) accounting;\n"
 	     "an idle CPU's idle time is exact too while its sampler sleeps.");
@@ -443,7 +444,8 @@ static void json_line(const struct rs_line *l)
 	} else {
 		fputs("null", stdout);
 	}
-	fputs(",\"outside\":[", stdout);
+	printf(",\"compared\":%s,\"outside\":[",
+	       l->compared ? "true" : "false");
 	for (i = 0; i < RS_NDISP; i++) {
 		if (l->outside[i]) {
 			printf("%s\"%s\"", sep, rs_disp_name[i]);

@@ -309,8 +309,27 @@ static bool is_outside(double rs, double hw, double st)
 	return fabs(st - rs) > fmax(hw, RS_PRINT_RESOLUTION);
 }
 
+/*
+ * Do randstat and /proc/stat cover the same span?  Between two reads,
+ * yes: both are deltas.  Since the start, randstat counts from its load
+ * or reset and /proc/stat from boot; they cover the same time only if
+ * their seconds agree to /proc/stat's resolution, a tick truncated per
+ * CPU and per column (RS_NTIME of them).  Else a share of one is no
+ * measure of the other's error, and nothing is marked.
+ */
+static bool same_span(const struct rs_line *l, bool interval,
+		      unsigned int ncpu, uint64_t user_hz)
+{
+	if (interval)
+		return true;
+	if (isnan(l->rs_seconds) || isnan(l->stat_seconds) || !user_hz)
+		return false;
+	return fabs(l->rs_seconds - l->stat_seconds) <=
+	       (double)ncpu * RS_NTIME / user_hz;
+}
+
 static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
-		      uint64_t user_hz)
+		      uint64_t user_hz, bool interval, unsigned int ncpu)
 {
 	double el = in->s.elapsed_ns;
 	int i;
@@ -324,6 +343,7 @@ static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
 	l->stat_seconds = in->has_stat ?
 			  (double)rs_row_time(&in->ticks) / user_hz : NAN;
 	l->s = in->s;
+	l->compared = same_span(l, interval, ncpu, user_hz);
 	rs_shares(&in->ticks, l->st);
 	for (i = 0; i < RS_NDISP; i++) {
 		/* share: estimate over elapsed; 95%: 1.96 standard errors */
@@ -332,7 +352,8 @@ static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
 			   100 * RS_Z95 * sqrt(in->var[i]) / el : NAN;
 		if (!in->has_stat)
 			l->st[i] = NAN;
-		l->outside[i] = is_outside(l->rs[i], l->hw[i], l->st[i]);
+		l->outside[i] = l->compared &&
+				is_outside(l->rs[i], l->hw[i], l->st[i]);
 	}
 }
 
@@ -368,7 +389,7 @@ static int add_line(struct rs_report *rep, int cpu, const struct rs_sums *in,
 	if (!lines)
 		return -1;
 	rep->lines = lines;
-	line_fill(&lines[rep->nlines++], cpu, in, user_hz);
+	line_fill(&lines[rep->nlines++], cpu, in, user_hz, rep->interval, 1);
 	return 0;
 }
 
@@ -458,7 +479,8 @@ static int since_start_cpu(struct rs_report *rep, const struct rs_snap *stat,
  *
  * A row for each CPU online in either file; the all row sums randstat over
  * every CPU it has counters for, and takes /proc/stat's cpu line, which
- * also sums every possible CPU.
+ * also sums every possible CPU.  A row whose two sources cover different
+ * spans (same_span()) has no marks, and the report a note saying so.
  *
  * Return: 0, or -1 out of memory.
  */
@@ -477,7 +499,16 @@ int rs_report_since_start(struct rs_report *rep, const struct rs_snap *stat,
 			return -1;
 	all.has_stat = true;
 	all.ticks = stat->all;
-	line_fill(&rep->lines[0], RS_ALL, &all, rs->user_hz);
+	line_fill(&rep->lines[0], RS_ALL, &all, rs->user_hz, false,
+		  max_ncpu(stat, rs));
+	for (i = 0; i < rep->nlines; i++)
+		if (rep->lines[i].has_rs && rep->lines[i].has_stat &&
+		    !rep->lines[i].compared)
+			break;
+	if (i < rep->nlines &&
+	    add_note(rep, "randstat covers %.3f s (since it was loaded or reset), /proc/stat %.3f s (since boot): the spans differ, so no share is marked; 'randstat INTERVAL' compares the same span",
+		     rep->lines[0].rs_seconds, rep->lines[0].stat_seconds))
+		return -1;
 	return 0;
 }
 
@@ -645,7 +676,7 @@ int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 		rep->nlines = 0;
 		return 0;
 	}
-	line_fill(&rep->lines[0], RS_ALL, &all, rs1->user_hz);
+	line_fill(&rep->lines[0], RS_ALL, &all, rs1->user_hz, true, n);
 	return 0;
 }
 

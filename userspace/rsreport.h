@@ -43,6 +43,7 @@ struct rs_line {
 	double rs[RS_NDISP];	/* randstat's shares, percent; NAN: none */
 	double hw[RS_NDISP];	/* their 95% half-widths, percent points */
 	double st[RS_NDISP];	/* /proc/stat's shares, percent */
+	bool compared;		/* the two cover the same span: marks made */
 	bool outside[RS_NDISP];	/* /proc/stat is outside randstat's interval */
 	struct rs_sampler s;	/* the sampler's counts over the report */
 };

@@ -185,10 +185,17 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static void set_mode(int mode, const char *why)
+/* The reason /proc/randstat was last refused, said once per change. */
+static char last_why[256];
+
+/* Said when the mode changes, and when a refusal's reason (@refused) does. */
+static void set_mode(int mode, const char *why, bool refused)
 {
-	if (atomic_exchange(&sh->mode, mode) == mode)
+	int was = atomic_exchange(&sh->mode, mode);
+
+	if (was == mode && (!refused || !strcmp(last_why, why)))
 		return;
+	snprintf(last_why, sizeof(last_why), "%s", refused ? why : "");
 	if (mode == 2)
 		fprintf(stderr, "randstat-fs: serving %s's cpu lines\n",
 			rs_path);
@@ -198,10 +205,15 @@ static void set_mode(int mode, const char *why)
 			rs_path, why);
 }
 
-/* take: a new frame into S; 0 or -errno. */
+/*
+ * take: a new frame into S; 0 or -errno.  A /proc/randstat of another
+ * format version, or with a damaged cpu line, is not served: the kernel's
+ * lines are, and stderr (the journal) says why, once per change.
+ */
 static int take(struct snap *s)
 {
-	char *st, *rs, *out;
+	char *st, *rs, *out, why[200];
+	bool refused = false;
 	unsigned int cur = atomic_load(&sh->cur), next = !cur;
 	struct rs_carry_line *c = sh->lines + next * sh->size;
 	size_t len;
@@ -212,15 +224,20 @@ static int take(struct snap *s)
 		return -errno;
 	rs = slurp(rs_path);
 	e = errno;
+	snprintf(why, sizeof(why), "%s", strerror(e));
 	rs_frame_parse(&fstat_, st);
-	if (rs && rs_frame_parse(&frs, rs) == 0) {
+	if (rs && rs_randstat_check(rs, why, sizeof(why))) {
 		free(rs);
 		rs = NULL;
-		e = EPROTO;
+		refused = true;
+	} else if (rs && rs_frame_parse(&frs, rs) == 0) {
+		free(rs);
+		rs = NULL;
+		snprintf(why, sizeof(why), "no cpu lines in it");
 	}
 	memcpy(c, sh->lines + cur * sh->size, sh->size * sizeof(*c));
 	rs_carry_step(c, sh->size, &fstat_, rs ? &frs : NULL);
-	set_mode(rs ? 2 : 1, e == EPROTO ? "no cpu lines in it" : strerror(e));
+	set_mode(rs ? 2 : 1, why, refused);
 	free(rs);
 	out = rs_merge(st, c, sh->size, &len);
 	free(st);
@@ -489,6 +506,18 @@ int main(int argc, char **argv)
 		/* The file must be readable before we mount over anything. */
 		struct snap s = { .buf = NULL };
 
+		char *rs = slurp(rs_path), why[200];
+
+		/* a module this randstat-fs cannot read: refuse to start */
+		if (rs && rs_randstat_check(rs, why, sizeof(why))) {
+			fprintf(stderr, "randstat-fs: %s: %s: not started%s\n",
+				rs_path, why,
+				strncmp(why, "format version", 14) ? "" :
+				" (install the randstat-fs of the module's version)");
+			free(rs);
+			return 1;
+		}
+		free(rs);
 		r = take(&s);
 		if (r) {
 			fprintf(stderr, "randstat-fs: %s: %s\n", stat_path,

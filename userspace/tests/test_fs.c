@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "rsmerge.h"
+#include "rsparse.h"	/* RS_FORMAT_VERSION */
 #include "tap.h"
 
 /* The other lines of a /proc/stat, passed through as they are. */
@@ -179,7 +180,8 @@ static const unsigned long long R1[RS_NCOL] = { 600, 0, 70, 8000, 2, 0, 0, 0, 0,
 
 static void test_parse_ignores_other_lines(void)
 {
-	struct rs_frame f;
+	struct rs_frame f, g;
+	char *t2;
 	unsigned long long sum[RS_NCOL];
 	char *t;
 
@@ -196,7 +198,23 @@ static void test_parse_ignores_other_lines(void)
 	t = rs_text("randstat 2 window_ns 2000000:6000000 cpus 2 user_hz 100 x", R0, R1);
 	EXPECT(rs_frame_parse(&f, t) == 3);
 	EXPECT(eq(f.v[0], sum) && eq(f.v[1], R0) && eq(f.v[2], R1));
-	EXPECT(!f.present[10]);	/* "cpu9 1 2 3": not a cpu line */
+	/*
+	 * "cpu9 1 2 3" (three counters) is not a cpu line.  cpu9 is entry
+	 * 10, past this 8-entry frame: a frame of 16 has room for it, so
+	 * the entry is read inside the frame and could be set.
+	 */
+	EXPECT(!rs_frame_init(&g, 16));
+	EXPECT(rs_frame_parse(&g, t) == 3 && !g.present[10]);
+	/* the same text with a whole cpu9 line: entry 10 is set then */
+	t2 = malloc(strlen(t) + 32);
+	if (t2) {
+		sprintf(t2, "%.*scpu9 1 2 3 4 5 6 7 8 9 10\n",
+			(int)(strstr(t, "cpu9 1 2 3\n") - t), t);
+		EXPECT(rs_frame_parse(&g, t2) == 4 && g.present[10] &&
+		       g.v[10][9] == 10);
+	}
+	free(t2);
+	rs_frame_free(&g);
 	free(t);
 	/* A CPU beyond the frame's size is dropped, not written past it. */
 	EXPECT(rs_frame_parse(&f, "cpu20 1 2 3 4 5 6 7 8 9 10\n") == 0);
@@ -412,6 +430,51 @@ static void test_monotonic_random(void)
 	tap_end("random resets, unloads, reloads and hotplug: no served counter ever falls");
 }
 
+/*
+ * randstat-fs serves a /proc/randstat only of the format version it
+ * knows and with every cpu line whole; anything else is refused with the
+ * reason (the daemon then serves the kernel's lines and logs it, or does
+ * not start).
+ */
+static void test_check(void)
+{
+	char hdr[128], why[200], *t;
+
+	tap_begin();
+	snprintf(hdr, sizeof(hdr), "randstat %d law exponential floor_ns 50000 user_hz 100",
+		 RS_FORMAT_VERSION);
+	t = rs_text(hdr, R0, R1);
+	/* rs_text's trailing "cpu9 1 2 3" is a damaged cpu line: line 8 */
+	EXPECT(rs_randstat_check(t, why, sizeof(why)) == -1);
+	EXPECT_HAS(why, "line 8: a damaged cpu line: 'cpu9 1 2 3'");
+	*strstr(t, "cpu9 1 2 3\n") = '\0';
+	EXPECT(rs_randstat_check(t, why, sizeof(why)) == 0);
+	free(t);
+	/* another version, as the reader refuses it */
+	snprintf(hdr, sizeof(hdr), "randstat %d law exponential", RS_FORMAT_VERSION + 1);
+	t = rs_text(hdr, R0, R1);
+	EXPECT(rs_randstat_check(t, why, sizeof(why)) == -1);
+	snprintf(hdr, sizeof(hdr), "format version %d, this randstat-fs reads %d",
+		 RS_FORMAT_VERSION + 1, RS_FORMAT_VERSION);
+	EXPECT_HAS(why, hdr);
+	free(t);
+	/* no header; a cpu1 line cut short in the middle of the file */
+	EXPECT(rs_randstat_check("cpu  1 2 3 4 5 6 7 8 9 10\n", why, sizeof(why)) == -1);
+	EXPECT_HAS(why, "no 'randstat VERSION' header");
+	snprintf(hdr, sizeof(hdr), "randstat %d", RS_FORMAT_VERSION);
+	t = rs_text(hdr, R0, R1);
+	memcpy(strstr(t, "\ncpu1 ") + 7, "\n", 1);
+	*strstr(t, "cpu9 1 2 3\n") = '\0';
+	EXPECT(rs_randstat_check(t, why, sizeof(why)) == -1);
+	EXPECT_HAS(why, "line 4: a damaged cpu line: 'cpu1 ");
+	free(t);
+	/* the lines after the cpu lines are not cpu lines */
+	snprintf(hdr, sizeof(hdr), "randstat %d\nns cpu0 1\ncpu_hist 1 2\ncost_hist cpu0 1\n",
+		 RS_FORMAT_VERSION);
+	EXPECT(!rs_randstat_check(hdr, why, sizeof(why)));
+	tap_end("randstat-fs refuses another format version and a damaged cpu line, and says why");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -426,5 +489,6 @@ int main(int argc, char **argv)
 	test_missing_and_back();
 	test_offline_cpu();
 	test_monotonic_random();
+	test_check();
 	return tap_done();
 }

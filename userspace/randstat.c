@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "rsexec.h"
+#include "rsjson.h"
 #include "rsparse.h"
 #include "rsreport.h"
 #include "rstop.h"
@@ -366,127 +367,111 @@ static void print_text(struct context *ctx, const struct rs_report *rep)
 
 /* --- JSON ------------------------------------------------------------ */
 
-static void json_string(const char *s)
+static struct json_object *json_classes(const double *v)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void json_number(double v, int prec)
-{
-	if (isnan(v))
-		fputs("null", stdout);
-	else
-		printf("%.*f", prec, v);
-}
-
-static void json_classes(const char *key, const double *v)
-{
+	struct json_object *o = json_object_new_object();
 	int i;
 
-	printf(",\"%s\":{", key);
-	for (i = 0; i < RS_NDISP; i++) {
-		printf("%s\"%s\":", i ? "," : "", rs_disp_name[i]);
-		json_number(v[i], 4);
-	}
-	putchar('}');
+	for (i = 0; o && i < RS_NDISP; i++)
+		rs_json_add(o, rs_disp_name[i], rs_json_fixed(v[i], 4));
+	return o;
 }
 
-static void json_sampler(const struct rs_sampler *s, bool all)
+static struct json_object *json_sampler(const struct rs_sampler *s)
 {
-	if (!all)
-		printf(",\"mode\":\"%s\",\"dormant\":%s", s->exact ? "exact" : "sampled",
-		       s->dormant ? "true" : "false");
-	printf(",\"sampler\":{\"samples\":%llu,\"sampled_s\":%.6f,\"dormancies\":%llu,\"overruns\":%llu,\"cost_mean_ns\":",
-	       (unsigned long long)s->samples, s->sampled_ns / 1e9,
-	       (unsigned long long)s->dormancies,
-	       (unsigned long long)s->overruns);
-	json_number(mean(s->cost_ns, s->samples), 1);
-	printf(",\"cost_max_ns\":%llu,\"late_mean_ns\":",
-	       (unsigned long long)s->cost_max_ns);
-	json_number(mean(s->late_ns, s->samples), 1);
-	printf(",\"late_max_ns\":%llu}", (unsigned long long)s->late_max_ns);
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	rs_json_add(o, "samples", rs_json_u64(s->samples));
+	rs_json_add(o, "sampled_s", rs_json_fixed(s->sampled_ns / 1e9, 6));
+	rs_json_add(o, "dormancies", rs_json_u64(s->dormancies));
+	rs_json_add(o, "overruns", rs_json_u64(s->overruns));
+	rs_json_add(o, "cost_mean_ns",
+		    rs_json_fixed(mean(s->cost_ns, s->samples), 1));
+	rs_json_add(o, "cost_max_ns", rs_json_u64(s->cost_max_ns));
+	rs_json_add(o, "late_mean_ns",
+		    rs_json_fixed(mean(s->late_ns, s->samples), 1));
+	rs_json_add(o, "late_max_ns", rs_json_u64(s->late_max_ns));
+	return o;
 }
 
-static void json_line(const struct rs_line *l)
+static struct json_object *json_line(const struct rs_line *l)
 {
-	const char *sep = "";
+	struct json_object *o = json_object_new_object(), *x, *out;
+	char cpu[16];
 	int i;
 
+	if (!o)
+		return NULL;
 	if (l->cpu == RS_ALL)
-		fputs("{\"cpu\":\"all\",\"randstat\":", stdout);
+		strcpy(cpu, "all");
 	else
-		printf("{\"cpu\":\"%d\",\"randstat\":", l->cpu);
+		snprintf(cpu, sizeof(cpu), "%d", l->cpu);
+	rs_json_add(o, "cpu", rs_json_str(cpu));
+	x = NULL;
+	if (l->has_rs && (x = json_object_new_object())) {
+		rs_json_add(x, "seconds", rs_json_fixed(l->rs_seconds, 6));
+		rs_json_add(x, "samples", rs_json_u64(l->n));
+		rs_json_add(x, "pct", json_classes(l->rs));
+		rs_json_add(x, "ci95", json_classes(l->hw));
+	}
+	rs_json_add(o, "randstat", x);
+	x = NULL;
+	if (l->has_stat && (x = json_object_new_object())) {
+		rs_json_add(x, "seconds", rs_json_fixed(l->stat_seconds, 2));
+		rs_json_add(x, "pct", json_classes(l->st));
+	}
+	rs_json_add(o, "stat", x);
+	rs_json_add(o, "compared", rs_json_bool(l->compared));
+	out = json_object_new_array();
+	for (i = 0; out && i < RS_NDISP; i++)
+		if (l->outside[i])
+			json_object_array_add(out, rs_json_str(rs_disp_name[i]));
+	rs_json_add(o, "outside", out);
 	if (l->has_rs) {
-		printf("{\"seconds\":%.6f,\"samples\":%llu", l->rs_seconds,
-		       (unsigned long long)l->n);
-		json_classes("pct", l->rs);
-		json_classes("ci95", l->hw);
-		putchar('}');
-	} else {
-		fputs("null", stdout);
-	}
-	fputs(",\"stat\":", stdout);
-	if (l->has_stat) {
-		printf("{\"seconds\":%.2f", l->stat_seconds);
-		json_classes("pct", l->st);
-		putchar('}');
-	} else {
-		fputs("null", stdout);
-	}
-	printf(",\"compared\":%s,\"outside\":[",
-	       l->compared ? "true" : "false");
-	for (i = 0; i < RS_NDISP; i++) {
-		if (l->outside[i]) {
-			printf("%s\"%s\"", sep, rs_disp_name[i]);
-			sep = ",";
+		if (l->cpu != RS_ALL) {
+			rs_json_add(o, "mode", rs_json_str(l->s.exact ? "exact" :
+							   "sampled"));
+			rs_json_add(o, "dormant", rs_json_bool(l->s.dormant));
 		}
+		rs_json_add(o, "sampler", json_sampler(&l->s));
 	}
-	putchar(']');
-	if (l->has_rs)
-		json_sampler(&l->s, l->cpu == RS_ALL);
-	putchar('}');
+	return o;
 }
 
-static void print_json(struct context *ctx, const struct rs_report *rep)
+static int print_json(struct context *ctx, const struct rs_report *rep)
 {
+	struct json_object *o = json_object_new_object(), *a;
 	struct timespec now;
+	char t[32];
 	unsigned int i;
 
+	if (!o)
+		return -1;
 	clock_gettime(CLOCK_REALTIME, &now);
-	printf("{\"format\":%d,\"mode\":\"%s\",\"time\":%lld.%03ld,\"interval_s\":",
-	       RS_FORMAT_VERSION, rep->interval ? "interval" : "since_start",
-	       (long long)now.tv_sec, now.tv_nsec / 1000000);
-	json_number(ctx->wall, 3);
-	printf(",\"law\":\"%s\",\"floor_ns\":%llu,\"mean_ns\":%llu",
-	       rs_law_name[rep->law], (unsigned long long)rep->floor_ns,
-	       (unsigned long long)rep->mean_ns);
-	printf(",\"tmin_ns\":%llu,\"tmax_ns\":%llu,\"reset\":%s,\"notes\":[",
-	       (unsigned long long)rep->tmin_ns,
-	       (unsigned long long)rep->tmax_ns,
-	       rep->reset ? "true" : "false");
-	for (i = 0; i < rep->nnotes; i++) {
-		if (i)
-			putchar(',');
-		json_string(rep->notes[i]);
-	}
-	fputs("],\"cpus\":[", stdout);
-	for (i = 0; i < rep->nlines; i++) {
-		if (i)
-			putchar(',');
-		json_line(&rep->lines[i]);
-	}
-	puts("]}");
+	snprintf(t, sizeof(t), "%lld.%03ld", (long long)now.tv_sec,
+		 now.tv_nsec / 1000000);
+	rs_json_add(o, "format", json_object_new_int(RS_FORMAT_VERSION));
+	rs_json_add(o, "mode", rs_json_str(rep->interval ? "interval" :
+					   "since_start"));
+	rs_json_add(o, "time", json_object_new_double_s(now.tv_sec, t));
+	rs_json_add(o, "interval_s", rs_json_fixed(ctx->wall, 3));
+	rs_json_add(o, "law", rs_json_str(rs_law_name[rep->law]));
+	rs_json_add(o, "floor_ns", rs_json_u64(rep->floor_ns));
+	rs_json_add(o, "mean_ns", rs_json_u64(rep->mean_ns));
+	rs_json_add(o, "tmin_ns", rs_json_u64(rep->tmin_ns));
+	rs_json_add(o, "tmax_ns", rs_json_u64(rep->tmax_ns));
+	rs_json_add(o, "reset", rs_json_bool(rep->reset));
+	a = json_object_new_array();
+	for (i = 0; a && i < rep->nnotes; i++)
+		json_object_array_add(a, rs_json_str(rep->notes[i]));
+	rs_json_add(o, "notes", a);
+	a = json_object_new_array();
+	for (i = 0; a && i < rep->nlines; i++)
+		json_object_array_add(a, json_line(&rep->lines[i]));
+	rs_json_add(o, "cpus", a);
+	return rs_json_print(stdout, o);
 }
 
 /* --- Prometheus ------------------------------------------------------- */
@@ -616,9 +601,9 @@ static double seconds_between(const struct timespec *a,
 
 static int emit(struct context *ctx, const struct rs_report *rep)
 {
-	if (ctx->o->out == OUT_JSON)
-		print_json(ctx, rep);
-	else
+	if (ctx->o->out == OUT_JSON && print_json(ctx, rep))
+		return EXIT_INPUT;
+	if (ctx->o->out != OUT_JSON)
 		print_text(ctx, rep);
 	return fflush(stdout) ? EXIT_INPUT : -1;
 }

@@ -397,7 +397,12 @@ static int report(const struct top_opts *o, struct rs_tasks *t,
 	r.nnotes = ns.n;
 	r.notes = ns.v;
 	if (o->json) {
-		rs_top_json(stdout, &r);
+		if (rs_top_json(stdout, &r)) {
+			notes_free(&ns);
+			fprintf(stderr, "randstat top: writing: %s\n",
+				errno ? strerror(errno) : "out of memory");
+			return EXIT_INPUT;
+		}
 	} else {
 		if (!*said_legend)
 			rs_top_legend(stdout, &r);

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rsjson.h"
 #include "rstask.h"
 #include "rstopout.h"
 #include "tap.h"
@@ -606,18 +607,73 @@ static void t_text(void)
 	rs_tasks_free(&t);
 }
 
+/*
+ * The one JSON writer's strings: UTF-8 as it is ("é" in, "é" out, and
+ * back), control characters escaped, and a byte that is not UTF-8 (a
+ * comm is any bytes) replaced by U+FFFD, so that the line stays JSON.
+ */
+static void t_json_strings(void)
+{
+	static const char *const in[] = {
+		"\xc3\xa9", "tab\there\x1f", "a\xff" "b", "\xc3", "\xe2\x82\xac",
+		"\xed\xa0\x80", "/proc/stat",
+	};
+	static const char *const out[] = {
+		"[\"\xc3\xa9\"]", "[\"tab\\there\\u001f\"]",
+		"[\"a\xef\xbf\xbd" "b\"]", "[\"\xef\xbf\xbd\"]",
+		"[\"\xe2\x82\xac\"]",
+		"[\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"]",	/* a surrogate */
+		"[\"/proc/stat\"]",
+	};
+	struct json_object *a, *back;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		f = open_memstream(&buf, &len);
+		a = json_object_new_array();
+		if (!f || !a)
+			exit(2);
+		json_object_array_add(a, rs_json_str(in[i]));
+		EXPECT(!rs_json_print(f, a));
+		fclose(f);
+		EXPECT(len && buf[len - 1] == '\n');
+		if (len)
+			buf[len - 1] = '\0';
+		EXPECT_HAS(buf, out[i]);
+		EXPECT(strlen(buf) == strlen(out[i]));
+		back = json_tokener_parse(buf);
+		EXPECT(back && json_object_array_length(back) == 1);
+		if (i == 0 && back)	/* "é" round-trips */
+			EXPECT(!strcmp(json_object_get_string(
+				json_object_array_get_idx(back, 0)), in[0]));
+		json_object_put(back);
+		free(buf);
+		buf = NULL;
+	}
+	EXPECT(!rs_json_fixed(NAN, 4) && !rs_json_fixed(INFINITY, 4));
+}
+
+static void top_json(FILE *f, const struct rs_top_report *r)
+{
+	EXPECT(!rs_top_json(f, r));
+}
+
 static void t_json(void)
 {
 	static char note0[] = "a \"quoted\" note";
 	static char *notes[] = { note0 };
 	struct rs_top_report r;
 	struct rs_tasks t;
+	struct json_object *j;
+	const char *c;
 	char *s;
 
 	make_report(&r, &t, false);
 	r.nnotes = 1;
 	r.notes = notes;
-	s = print(rs_top_json, &r);
+	s = print(top_json, &r);
 	EXPECT(s[strlen(s) - 1] == '\n' && strchr(s, '\n') == s + strlen(s) - 1);
 	EXPECT_HAS(s, "{\"view\":\"top\",\"threads\":false,\"time\":1700000000.250,\"interval_s\":1.000000,\"law\":\"exponential\",\"floor_ns\":50000,\"mean_ns\":4000000,\"tmin_ns\":2000000,\"tmax_ns\":6000000,\"mean_interval_ns\":4000000,");
 	EXPECT_HAS(s, "\"samples\":{\"user\":251,\"nice\":0,\"system\":5,\"idle\":240,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0},\"unknown_samples\":0,\"lost\":0,\"active\":3,");
@@ -625,20 +681,28 @@ static void t_json(void)
 	EXPECT_HAS(s, "\"randstat\":{\"pct\":{\"usr\":100.0000,\"sys\":0.0000},\"ci95\":{\"usr\":[87.9872,113.1951],\"sys\":[0.0000,1.4756]}},\"kernel\":{\"pct\":{\"usr\":80.0000,\"sys\":0.0000}},\"outside\":[\"usr\"]}");
 	EXPECT_HAS(s, "{\"pid\":899,\"comm\":\"gone\",");
 	EXPECT_HAS(s, "\"kernel\":null,\"outside\":[]}");
-	/* a comm's quote, backslash, control and non-ASCII bytes escaped */
-	EXPECT_HAS(s, "\"comm\":\"we\\\"ird\\\\\\u0001\\u00c3\\u00a9\"");
+	/* a comm's quote, backslash and control byte escaped, its UTF-8
+	 * "é" (c3 a9) passed through as it is */
+	EXPECT_HAS(s, "\"comm\":\"we\\\"ird\\\\\\u0001\xc3\xa9\"");
+	/* and read back by a JSON parser, the same bytes */
+	j = json_tokener_parse(s);
+	c = j ? json_object_get_string(json_object_object_get(
+		json_object_array_get_idx(json_object_object_get(j, "tasks"), 2),
+		"comm")) : NULL;
+	EXPECT(c && !strcmp(c, "we\"ird\\\001\xc3\xa9"));
+	json_object_put(j);
 	EXPECT(s[strlen(s) - 3] == ']' && s[strlen(s) - 2] == '}');
 	free(s);
 	r.lost_unknown = true;
 	r.shown = 0;
-	s = print(rs_top_json, &r);
+	s = print(top_json, &r);
 	EXPECT_HAS(s, "\"lost\":null,");
 	EXPECT_HAS(s, "\"tasks\":[]}\n");
 	free(s);
 	rs_tasks_free(&t);
 
 	make_report(&r, &t, true);
-	s = print(rs_top_json, &r);
+	s = print(top_json, &r);
 	EXPECT_HAS(s, "\"threads\":true,");
 	EXPECT_HAS(s, "{\"pid\":899,\"tid\":900,\"comm\":\"gone\",");
 	free(s);
@@ -788,6 +852,8 @@ int main(int argc, char **argv)
 	tap_test("the order of the rows", t_rank);
 	tap_test("text output", t_text);
 	tap_test("JSON output", t_json);
+	tap_test("JSON strings: UTF-8 kept, control bytes escaped, other bytes U+FFFD",
+		 t_json_strings);
 
 	tap_test("randstat top: usage errors, exit 1; --help", t_prog_usage);
 	if (access("/proc/randstat", F_OK) && errno == ENOENT) {

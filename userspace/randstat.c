@@ -22,6 +22,7 @@
 #include <time.h>
 
 #include "rsexec.h"
+#include "rsexit.h"
 #include "rsjson.h"
 #include "rsparse.h"
 #include "rsreport.h"
@@ -30,13 +31,11 @@
 #define PROC_STAT	"/proc/stat"
 #define PROC_RANDSTAT	"/proc/randstat"
 
-/* Exit codes; randstat.1 and --help list them. */
-enum {
-	EXIT_OK,
-	EXIT_USAGE,
-	EXIT_INPUT,	/* unreadable, truncated or damaged input, or version */
-	EXIT_NOMODULE,	/* /proc/randstat is missing */
-};
+/* Exit codes (rsexit.h); randstat.1 and --help list them. */
+#define EXIT_OK		RS_EXIT_OK
+#define EXIT_USAGE	RS_EXIT_USAGE
+#define EXIT_INPUT	RS_EXIT_INPUT
+#define EXIT_NOMODULE	RS_EXIT_NOMODULE
 
 enum output { OUT_TEXT, OUT_JSON, OUT_PROMETHEUS };
 
@@ -78,6 +77,7 @@ static const char usage_text[] =
 "                    Both given N >= 2 times: N captured pairs, one\n"
 "                    interval report per consecutive two (no INTERVAL).\n"
 "  -h, --help        this help\n"
+"  -V, --version     the version\n"
 "\n"
 "randstat top: per process or thread, from the randstat:sample tracepoint\n"
 "(randstat top --help).  randstat exec: a command that sees randstat's\n"
@@ -87,7 +87,8 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 ok, 1 usage error, 2 an input could not be read or parsed\n"
 "(truncated, damaged, unknown format version), 3 the randstat module is\n"
-"not loaded (no /proc/randstat).\n";
+"not loaded (no /proc/randstat), 4 the output could not be written,\n"
+"5 another failure (out of memory).\n";
 
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -124,12 +125,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "stat", required_argument, NULL, 's' },
 		{ "randstat", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, npos;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 		case 'p':
@@ -145,7 +147,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return EXIT_OK;
+			return rs_output_error("randstat");
+		case 'V':
+			return rs_print_version("randstat");
 		default:
 			return usage_error("unknown option or missing argument: %s",
 					   argv[optind - 1]);
@@ -452,6 +456,7 @@ static int print_json(struct context *ctx, const struct rs_report *rep)
 	clock_gettime(CLOCK_REALTIME, &now);
 	snprintf(t, sizeof(t), "%lld.%03ld", (long long)now.tv_sec,
 		 now.tv_nsec / 1000000);
+	rs_json_add(o, "version", json_object_new_int(RS_JSON_VERSION));
 	rs_json_add(o, "format", json_object_new_int(RS_FORMAT_VERSION));
 	rs_json_add(o, "mode", rs_json_str(rep->interval ? "interval" :
 					   "since_start"));
@@ -576,11 +581,27 @@ static bool prom_shown(const struct rs_cpu *c)
 	return c->counted && (c->listed || c->s.online || c->s.elapsed_ns);
 }
 
+/*
+ * What is said whatever happens: the release, and whether /proc/randstat
+ * could be read (0: the module not loaded, or the file unreadable or of
+ * another format; the exit code and stderr say which).
+ */
+static void print_prometheus_up(bool up)
+{
+	printf("# HELP randstat_build_info The randstat reader's release (always 1).\n"
+	       "# TYPE randstat_build_info gauge\n"
+	       "randstat_build_info{version=\"%s\"} 1\n", RS_VERSION);
+	printf("# HELP randstat_up 1 if /proc/randstat was read, 0 if not (the module not loaded, or the file unreadable or of another format).\n"
+	       "# TYPE randstat_up gauge\n"
+	       "randstat_up %d\n", up);
+}
+
 static void print_prometheus(const struct rs_snap *rs)
 {
 	const struct prom_family *f;
 	unsigned int cpu;
 
+	print_prometheus_up(true);
 	for (f = prom_families;
 	     f < prom_families + sizeof(prom_families) / sizeof(*f); f++) {
 		printf("# HELP %s %s\n# TYPE %s %s\n", f->name, f->help,
@@ -601,11 +622,13 @@ static double seconds_between(const struct timespec *a,
 
 static int emit(struct context *ctx, const struct rs_report *rep)
 {
-	if (ctx->o->out == OUT_JSON && print_json(ctx, rep))
-		return EXIT_INPUT;
+	if (ctx->o->out == OUT_JSON && print_json(ctx, rep) && !ferror(stdout)) {
+		fputs("randstat: out of memory\n", stderr);
+		return RS_EXIT_FAIL;
+	}
 	if (ctx->o->out != OUT_JSON)
 		print_text(ctx, rep);
-	return fflush(stdout) ? EXIT_INPUT : -1;
+	return rs_output_error("randstat") ? RS_EXIT_OUTPUT : -1;
 }
 
 static int report_interval(struct context *ctx, const struct pair *a,
@@ -616,7 +639,7 @@ static int report_interval(struct context *ctx, const struct pair *a,
 
 	if (rs_report_interval(&rep, &a->stat, &a->rs, &b->stat, &b->rs)) {
 		fprintf(stderr, "randstat: out of memory\n");
-		ret = EXIT_INPUT;
+		ret = RS_EXIT_FAIL;
 	} else {
 		ret = emit(ctx, &rep);
 	}
@@ -634,7 +657,7 @@ static int run_since_start(struct context *ctx)
 		return ret;
 	if (rs_report_since_start(&rep, &p.stat, &p.rs)) {
 		fprintf(stderr, "randstat: out of memory\n");
-		ret = EXIT_INPUT;
+		ret = RS_EXIT_FAIL;
 	} else {
 		ret = emit(ctx, &rep);
 	}
@@ -703,11 +726,15 @@ static int run(const struct options *o)
 	struct rs_snap rs;
 
 	if (o->out == OUT_PROMETHEUS) {
-		if (rs_load_randstat(rs_path(o, 0), &rs, &err))
-			return input_error(&err, !o->nrs);
+		if (rs_load_randstat(rs_path(o, 0), &rs, &err)) {
+			int ret = input_error(&err, !o->nrs);
+
+			print_prometheus_up(false);
+			return rs_output_error("randstat") ? RS_EXIT_OUTPUT : ret;
+		}
 		print_prometheus(&rs);
 		rs_snap_free(&rs);
-		return fflush(stdout) ? EXIT_INPUT : EXIT_OK;
+		return rs_output_error("randstat");
 	}
 	if (o->nrs > 1)
 		return run_intervals(&ctx, false);
@@ -724,7 +751,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "exec"))
 		return rs_exec_main(argc - 1, argv + 1);
 	if (rs_unprivileged())
-		return EXIT_USAGE;
+		return RS_EXIT_FAIL;
 	if (argc > 1 && !strcmp(argv[1], "top"))
 		return rs_top_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));

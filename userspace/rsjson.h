@@ -12,6 +12,15 @@
 
 #include <json-c/json.h>
 
+/*
+ * The version of the JSON's schema (its keys and their meaning), the
+ * first key of every object randstat and randstat top print: raised when
+ * a key changes meaning or goes, not when one is added.  Apart from
+ * "format", the version of /proc/randstat's format the report was read
+ * from.
+ */
+#define RS_JSON_VERSION	1
+
 struct json_object *rs_json_fixed(double v, int prec);
 struct json_object *rs_json_u64(uint64_t v);
 struct json_object *rs_json_bool(int v);

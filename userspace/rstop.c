@@ -29,19 +29,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rsexit.h"
 #include "rsparse.h"
 #include "rstask.h"
 #include "rstop.h"
 #include "rstopout.h"
 #include "rstrace.h"
 
-/* randstat.c's exit codes. */
-enum {
-	EXIT_OK,
-	EXIT_USAGE,	/* also: not root */
-	EXIT_INPUT,	/* tracefs, /proc or /proc/randstat unreadable */
-	EXIT_NOMODULE,	/* no /proc/randstat, or no randstat:sample */
-};
+/* The tools' exit codes (rsexit.h). */
+#define EXIT_OK		RS_EXIT_OK
+#define EXIT_USAGE	RS_EXIT_USAGE
+#define EXIT_INPUT	RS_EXIT_INPUT	/* tracefs, /proc or /proc/randstat */
+#define EXIT_NOMODULE	RS_EXIT_NOMODULE	/* or no randstat:sample */
 
 #define PROC_RANDSTAT	"/proc/randstat"
 #define DRAIN_NS	1000000000ull	/* drain at least this often */
@@ -73,6 +72,7 @@ static const char usage_text[] =
 "  -n N              only the N rows with the most CPU (randstat's figure)\n"
 "  --json            one JSON object per report, one per line\n"
 "  -h, --help        this help\n"
+"  -V, --version     the version\n"
 "\n"
 "A '*' after the kernel's figure: it lies outside randstat's 95% interval\n"
 "(by more than the kernel's resolution of one clock tick).\n"
@@ -80,9 +80,10 @@ static const char usage_text[] =
 "It needs root (it reads tracefs) and the randstat module, with its\n"
 "randstat:sample tracepoint.\n"
 "\n"
-"Exit status: 0 ok, 1 usage error or not root, 2 tracefs, /proc or\n"
-"/proc/randstat could not be read, 3 the randstat module is not loaded\n"
-"(or has no randstat:sample tracepoint).\n";
+"Exit status: 0 ok, 1 usage error, 2 tracefs, /proc or /proc/randstat\n"
+"could not be read, 3 the randstat module is not loaded (or has no\n"
+"randstat:sample tracepoint), 4 the output could not be written, 5 not\n"
+"root or another failure.\n";
 
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -106,6 +107,7 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		{ "threads", no_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long long n;
@@ -113,7 +115,7 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+htn:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+htn:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o->threads = true;
@@ -129,7 +131,9 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return EXIT_OK;
+			return rs_output_error("randstat top");
+		case 'V':
+			return rs_print_version("randstat top");
 		default:
 			return usage_error("unknown option or missing argument: %s",
 					   argv[optind - 1]);
@@ -219,8 +223,9 @@ static int scan_proc(struct rs_pscan *s, bool threads)
 		while (!ret && (te = readdir(td))) {
 			if (!is_id(te->d_name) || strlen(te->d_name) > 10)
 				continue;
-			snprintf(path, sizeof(path), "/proc/%d/task/%s/stat",
-				 tgid, te->d_name);
+			/* a number (is_id(), at most 10 digits): no cut */
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/stat",
+				 tgid, atoi(te->d_name));
 			ret = scan_one(s, path, tgid);
 		}
 		closedir(td);
@@ -397,11 +402,10 @@ static int report(const struct top_opts *o, struct rs_tasks *t,
 	r.nnotes = ns.n;
 	r.notes = ns.v;
 	if (o->json) {
-		if (rs_top_json(stdout, &r)) {
+		if (rs_top_json(stdout, &r) && !ferror(stdout)) {
 			notes_free(&ns);
-			fprintf(stderr, "randstat top: writing: %s\n",
-				errno ? strerror(errno) : "out of memory");
-			return EXIT_INPUT;
+			fputs("randstat top: out of memory\n", stderr);
+			return RS_EXIT_FAIL;
 		}
 	} else {
 		if (!*said_legend)
@@ -410,13 +414,13 @@ static int report(const struct top_opts *o, struct rs_tasks *t,
 		rs_top_text(stdout, &r);
 	}
 	notes_free(&ns);
-	if (fflush(stdout)) {
-		if (errno == EPIPE)
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE) {
 			stop_sig = SIGPIPE;
-		else
-			fprintf(stderr, "randstat top: writing: %s\n",
-				strerror(errno));
-		return EXIT_INPUT;
+			return RS_EXIT_OUTPUT;
+		}
+		return rs_output_error("randstat top");
 	}
 	return -1;
 }
@@ -540,7 +544,7 @@ int rs_top_main(int argc, char **argv)
 		return ret;
 	if (geteuid()) {
 		rs_snap_free(&st.rs[0]);
-		return EXIT_USAGE;
+		return RS_EXIT_FAIL;
 	}
 	catch_signals();
 	rs_trace_reap();

@@ -208,6 +208,7 @@ int rs_top_json(FILE *f, const struct rs_top_report *r)
 
 	if (!o)
 		return -1;
+	rs_json_add(o, "version", json_object_new_int(RS_JSON_VERSION));
 	rs_json_add(o, "view", rs_json_str("top"));
 	rs_json_add(o, "threads", rs_json_bool(t->threads));
 	rs_json_add(o, "time", rs_json_fixed(r->time, 3));

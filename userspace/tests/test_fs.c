@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rsmerge.h"
 #include "rsparse.h"	/* RS_FORMAT_VERSION */
@@ -475,8 +477,136 @@ static void test_check(void)
 	tap_end("randstat-fs refuses another format version and a damaged cpu line, and says why");
 }
 
+/* The directory of the programs: this test's, less "tests/". */
+static char bindir[4096];
+
+struct run {
+	int status;
+	char out[4096], err[4096];
+};
+
+static void grab(FILE *f, char *buf, size_t size)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/* Run bindir/ARGV[0] with ARGV, stdout and stderr captured. */
+static void run(struct run *r, const char *const *argv)
+{
+	FILE *out = tmpfile(), *err = tmpfile();
+	char path[4200];
+	int status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", bindir, argv[0]);
+	r->status = -1;
+	if (!out || !err)
+		exit(2);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fileno(out), 1);
+		dup2(fileno(err), 2);
+		execv(path, (char *const *)argv);
+		_exit(127);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		r->status = WEXITSTATUS(status);
+	grab(out, r->out, sizeof(r->out));
+	grab(err, r->err, sizeof(r->err));
+}
+
+#define RUN(r, ...)	run(r, (const char *const[]){ __VA_ARGS__, NULL })
+
+/*
+ * The programs: --version and --help exit 0 (the version is the one this
+ * test is built with, -DRS_VERSION), a usage error 1, and a
+ * /proc/randstat of another format version or with a damaged cpu line
+ * stops randstat-fs before it mounts anything: exit 2, and why.
+ */
+static void test_programs(const char *fixtures)
+{
+	char want[128], bad[4200], damaged[] = "/tmp/test_fs.XXXXXX", *t;
+	char mnt[] = "/tmp/test_fs_mnt.XXXXXX";
+	struct run r;
+	FILE *f;
+	int fd;
+
+	tap_begin();
+	snprintf(want, sizeof(want), "randstat-fs %s\n", RS_VERSION);
+	RUN(&r, "randstat-fs", "--version");
+	EXPECT(r.status == 0 && !strcmp(r.out, want));
+	RUN(&r, "randstat-fs", "-V");
+	EXPECT(r.status == 0 && !strcmp(r.out, want));
+	snprintf(want, sizeof(want), "randstat-fs-mount %s\n", RS_VERSION);
+	RUN(&r, "randstat-fs-mount", "--version");
+	EXPECT(r.status == 0 && !strcmp(r.out, want));
+	RUN(&r, "randstat-fs", "--help");
+	EXPECT(r.status == 0 && strstr(r.out, "usage: randstat-fs"));
+	EXPECT_HAS(r.out, "Exit status: 0 unmounted or stopped, 1 usage error");
+	RUN(&r, "randstat-fs-mount", "--help");
+	EXPECT(r.status == 0 && strstr(r.out, "usage: randstat-fs-mount"));
+	RUN(&r, "randstat-fs");			/* no MOUNTPOINT */
+	EXPECT(r.status == 1 && strstr(r.err, "usage: randstat-fs"));
+	RUN(&r, "randstat-fs-mount", "bogus");
+	EXPECT(r.status == 1 && strstr(r.err, "usage: randstat-fs-mount"));
+
+	/*
+	 * vm-normal.randstat of the next format version, then with its cpu1
+	 * line cut to three counters.  The mount point is an empty directory
+	 * of its own, and --stat a file that does not exist: randstat-fs
+	 * that did not refuse would stop there, not mount.
+	 */
+	EXPECT(mkdtemp(mnt) != NULL);
+	snprintf(bad, sizeof(bad), "%s/vm-normal.randstat", fixtures);
+	t = slurp(bad);
+	EXPECT(t && strstr(t, "\ncpu1 ") && !strncmp(t, "randstat ", 9));
+	if (!t || !strstr(t, "\ncpu1 ") || strncmp(t, "randstat ", 9)) {
+		free(t);
+		goto out;
+	}
+	fd = mkstemp(damaged);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (f) {
+		fprintf(f, "randstat %d%s", RS_FORMAT_VERSION + 1,
+			t + strcspn(t, " ") + 1 + strcspn(t + strcspn(t, " ") + 1, " \n"));
+		fclose(f);
+		RUN(&r, "randstat-fs", "--randstat", damaged, "--stat",
+		    "/nonexistent/stat", mnt);
+		snprintf(want, sizeof(want), "format version %d, this randstat-fs reads %d: not started",
+			 RS_FORMAT_VERSION + 1, RS_FORMAT_VERSION);
+		EXPECT(r.status == 2);
+		EXPECT_HAS(r.err, want);
+	}
+	f = fd >= 0 ? fopen(damaged, "w") : NULL;
+	EXPECT(f != NULL);
+	if (f) {
+		char *c1 = strstr(t, "\ncpu1 ") + 1, *nl = strchr(c1, '\n');
+
+		fprintf(f, "%.*scpu1 1 2 3%s", (int)(c1 - t), t, nl ? nl : "");
+		fclose(f);
+		RUN(&r, "randstat-fs", "--randstat", damaged, "--stat",
+		    "/nonexistent/stat", mnt);
+		EXPECT(r.status == 2);
+		EXPECT_HAS(r.err, "line 4: a damaged cpu line: 'cpu1 1 2 3': not started\n");
+	}
+	if (fd >= 0)
+		unlink(damaged);
+	free(t);
+out:
+	rmdir(mnt);
+	tap_end("randstat-fs, randstat-fs-mount: --version, --help, usage 1, a bad /proc/randstat refused with 2");
+}
+
 int main(int argc, char **argv)
 {
+	char *slash;
+
 	if (argc != 2) {
 		fprintf(stderr, "usage: test_fs FIXTURES\n");
 		return 2;
@@ -490,5 +620,23 @@ int main(int argc, char **argv)
 	test_offline_cpu();
 	test_monotonic_random();
 	test_check();
+	/* the programs beside this test's directory: ./tests/test_fs -> . */
+	snprintf(bindir, sizeof(bindir), "%s", argv[0]);
+	slash = strrchr(bindir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(bindir, ".");
+	strncat(bindir, "/..", sizeof(bindir) - strlen(bindir) - 1);
+	{
+		char fs[4200];
+
+		snprintf(fs, sizeof(fs), "%s/randstat-fs", bindir);
+		if (access(fs, X_OK))
+			tap_skip("randstat-fs, randstat-fs-mount: --version, --help, usage 1, a bad /proc/randstat refused with 2",
+				 "randstat-fs not built (no libfuse3-dev)");
+		else
+			test_programs(argv[1]);
+	}
 	return tap_done();
 }

@@ -9,15 +9,22 @@
  * output and exit code checked.  The expected numbers are worked out by
  * hand from the fixtures (tests/fixtures/README).
  */
+#define _GNU_SOURCE	/* unshare(), mount() (t_exec_groups) */
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <sched.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rsexec.h"
 #include "rsparse.h"
 #include "rsreport.h"
 #include "tap.h"
@@ -132,6 +139,9 @@ static char *read_all(FILE *f)
 	return s;
 }
 
+/* Where the program's stdout goes: a file to capture, or this path. */
+static const char *stdout_path;
+
 /* Run the program with these arguments (a NULL-terminated array). */
 static struct result run_argv(const char *const *args)
 {
@@ -148,7 +158,9 @@ static struct result run_argv(const char *const *args)
 	fflush(stdout);
 	pid = fork();
 	if (pid == 0) {
-		dup2(fileno(out), 1);
+		int fd = stdout_path ? open(stdout_path, O_WRONLY) : -1;
+
+		dup2(fd >= 0 ? fd : fileno(out), 1);
 		dup2(fileno(err), 2);
 		execv(prog, (char *const *)argv);
 		_exit(127);
@@ -1093,10 +1105,15 @@ static void t_prog_json(void)
 {
 	struct result r = run("--json", PAIR("normal"));
 	const char *second;
+	char head[64];
 
 	EXPECT(r.status == 0 && count_lines(r.out) == 1);
 	EXPECT(json_shaped(r.out));
 	EXPECT_HAS(r.out, "\"mode\":\"since_start\"");
+	/* the schema's version first, then the kernel file's format */
+	snprintf(head, sizeof(head), "{\"version\":1,\"format\":%d,",
+		 RS_FORMAT_VERSION);
+	EXPECT(!strncmp(r.out, head, strlen(head)));
 	EXPECT_HAS(r.out, "{\"cpu\":\"0\",\"randstat\":{\"seconds\":1000.000000,\"samples\":250000,\"pct\":{\"usr\":19.9760,");
 	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":0.1571,");
 	EXPECT_HAS(r.out, "\"steal\":null");
@@ -1128,8 +1145,13 @@ static bool prometheus_shaped(const char *s)
 		if (sscanf(s, "# HELP %127s", help) == 1 ||
 		    sscanf(s, "# TYPE %127s", type) == 1)
 			continue;
-		if (sscanf(s, "%127[a-z_]{cpu=\"%*[0-9]\"", name) != 1 ||
-		    !memchr(s, '}', eol - s) || !memchr(s, ' ', eol - s))
+		/* name{cpu="N"...} value, or name{version="V"} 1, name 0 */
+		if (sscanf(s, "%127[a-z_]", name) != 1 ||
+		    !memchr(s, ' ', eol - s) ||
+		    (s[strlen(name)] != ' ' &&
+		     strncmp(s + strlen(name), "{cpu=\"", 6) &&
+		     strncmp(s + strlen(name), "{version=\"", 10)) ||
+		    (s[strlen(name)] == '{' && !memchr(s, '}', eol - s)))
 			return false;
 		if (strcmp(name, last) &&
 		    (strcmp(name, help) || strcmp(name, type)))
@@ -1148,10 +1170,12 @@ static void t_prog_tickless(void)
 	EXPECT_HAS(r.out, "\n1    exact ");
 	EXPECT_HAS(r.out, "\n0    randstat ");
 	EXPECT_HAS(r.out, "dormancies");
+	result_free(&r);
 	r = run("--json", PAIR("tickless-a"), PAIR("tickless-b"));
 	EXPECT(r.status == 0 && json_shaped(r.out));
 	EXPECT_HAS(r.out, "\"mode\":\"exact\",\"dormant\":false");
 	EXPECT_HAS(r.out, "\"mode\":\"sampled\",\"dormant\":true");
+	result_free(&r);
 	r = run("--prometheus", "--randstat", fx("tickless-b.randstat"));
 	EXPECT(r.status == 0 && prometheus_shaped(r.out));
 	EXPECT_HAS(r.out, "\nrandstat_exact_seconds_total{cpu=\"0\",mode=\"idle\"} 18.800000000\n");
@@ -1160,6 +1184,7 @@ static void t_prog_tickless(void)
 	EXPECT_HAS(r.out, "\nrandstat_sampler_exact{cpu=\"1\"} 1\n");
 	EXPECT_HAS(r.out, "\nrandstat_sampler_dormant{cpu=\"0\"} 1\n");
 	EXPECT_HAS(r.out, "\nrandstat_sampler_dormancies_total{cpu=\"0\"} 75\n");
+	result_free(&r);
 }
 
 static void t_prog_prometheus(void)
@@ -1178,6 +1203,17 @@ static void t_prog_prometheus(void)
 	EXPECT_HAS(r.out, "\nrandstat_sampler_cost_seconds_total{cpu=\"0\"} 0.212500000\n");
 	EXPECT_HAS(r.out, "\nrandstat_sampler_overruns_total{cpu=\"0\"} 3\n");
 	EXPECT_HASNT(r.out, "mode=\"guest");
+	/* the release and randstat_up, each with HELP and TYPE */
+	EXPECT_HAS(r.out, "# TYPE randstat_build_info gauge\nrandstat_build_info{version=\"" RS_VERSION "\"} 1\n");
+	EXPECT_HAS(r.out, "# TYPE randstat_up gauge\nrandstat_up 1\n");
+	result_free(&r);
+	/* unreadable: randstat_up 0 and the release on stdout, why on stderr */
+	r = run("--prometheus", "--randstat", fx("badversion.randstat"));
+	EXPECT(r.status == 2 && prometheus_shaped(r.out));
+	EXPECT_HAS(r.out, "\nrandstat_up 0\n");
+	EXPECT_HAS(r.out, "randstat_build_info{version=\"");
+	EXPECT_HASNT(r.out, "randstat_cpu_seconds_total");
+	EXPECT_HAS(r.err, "format");
 	result_free(&r);
 	r = run("--prometheus", "--randstat", fx("offline.randstat"));
 	EXPECT(r.status == 0 && prometheus_shaped(r.out));
@@ -1223,6 +1259,12 @@ static void t_prog_no_module(void)
 	EXPECT_HAS(r.err, "sudo modprobe randstat");
 	EXPECT_HAS(r.err, "sudo insmod module/randstat.ko");
 	result_free(&r);
+	/* --prometheus: randstat_up 0 for the textfile, still exit 3 */
+	r = run("--prometheus");
+	EXPECT(r.status == 3 && prometheus_shaped(r.out));
+	EXPECT_HAS(r.out, "\nrandstat_up 0\n");
+	EXPECT_HAS(r.err, "the randstat module is not loaded");
+	result_free(&r);
 }
 
 static void t_prog_usage(void)
@@ -1249,6 +1291,174 @@ static void t_prog_usage(void)
 	EXPECT_HAS(r.out, "Exit status: 0 ok, 1 usage error, 2 ");
 	EXPECT_HAS(r.out, "3 the randstat module is\nnot loaded");
 	result_free(&r);
+}
+
+/*
+ * --version: 0, and "NAME VERSION" with the top Makefile's VERSION (the
+ * same -DRS_VERSION builds this test); --help 0 too (t_prog_usage).
+ */
+static void t_prog_version(void)
+{
+	static const char *const tool[][4] = {
+		{ "randstat", "--version" }, { "randstat", "-V" },
+		{ "randstat top", "top", "--version" },
+		{ "randstat top", "top", "-V" },
+		{ "randstat exec", "exec", "--version" },
+	};
+	struct result r;
+	char want[64];
+	unsigned int i;
+
+	EXPECT(strcmp(RS_VERSION, "unknown") && *RS_VERSION);
+	for (i = 0; i < sizeof(tool) / sizeof(tool[0]); i++) {
+		r = run_argv(tool[i] + 1);
+		snprintf(want, sizeof(want), "%s %s\n", tool[i][0], RS_VERSION);
+		EXPECT(r.status == 0 && !*r.err);
+		EXPECT(!strcmp(r.out, want));
+		if (strcmp(r.out, want))
+			printf("# %s %s: '%s'\n", tool[i][1],
+			       tool[i][2] ? tool[i][2] : "", r.out);
+		result_free(&r);
+	}
+	r = run("exec", "--help");
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT_HAS(r.out, "Exit status: CMD's; 125 ");
+	result_free(&r);
+	r = run("exec");		/* no command: exec's own usage error */
+	EXPECT(r.status == 125);
+	result_free(&r);
+}
+
+/*
+ * An output that cannot be written (/dev/full: ENOSPC) is said, with its
+ * own exit code 4, not 2 (an input could not be read); the old reader
+ * exited 2 with no word.
+ */
+static void t_prog_write_error(void)
+{
+	static const char *const args[][4] = {
+		{ "", "normal" },
+		{ "--json", "normal" },
+		{ "--prometheus" },
+		{ "", "normal", "later" },
+		{ "--help" },
+		{ "--version" },
+	};
+	const char *a[16];
+	char name[6][64];
+	struct result r;
+	unsigned int i, j, n;
+
+	stdout_path = "/dev/full";
+	for (i = 0; i < sizeof(args) / sizeof(args[0]); i++) {
+		n = 0;
+		if (*args[i][0])
+			a[n++] = args[i][0];
+		for (j = 1; j < 4 && args[i][j]; j++) {
+			snprintf(name[2 * j - 2], sizeof(name[0]), "%s.stat",
+				 args[i][j]);
+			snprintf(name[2 * j - 1], sizeof(name[0]),
+				 "%s.randstat", args[i][j]);
+			a[n++] = "--stat";
+			a[n++] = fx(name[2 * j - 2]);
+			a[n++] = "--randstat";
+			a[n++] = fx(name[2 * j - 1]);
+		}
+		if (!strcmp(a[0], "--prometheus")) {
+			a[n++] = "--randstat";
+			a[n++] = fx("normal.randstat");
+		}
+		a[n] = NULL;
+		r = run_argv(a);
+		EXPECT(r.status == 4);
+		EXPECT_HAS(r.err, "randstat: writing the output: No space left on device\n");
+		if (r.status != 4)
+			printf("# '%s ...': exit %d\n", a[0], r.status);
+		result_free(&r);
+	}
+	stdout_path = NULL;
+}
+
+/*
+ * randstat exec under sudo gives the command the caller's supplementary
+ * groups (initgroups()), not the primary group alone (setgroups(1,
+ * &gid), issue 24 defect 9).  In a child, in a mount namespace of its
+ * own (root only), /etc/group is a copy that adds group 4242 with the
+ * user of uid 0 as its member; rs_exec_setgroups(0, 0) must then give
+ * that child group 4242 as well as 0.  Nothing outside the child sees
+ * the copy.
+ */
+#define TEST_GID	4242
+
+static int groups_child(void)
+{
+	char path[] = "/tmp/test_reader_group.XXXXXX", line[512];
+	struct passwd *pw = getpwuid(0);
+	gid_t g[256];
+	FILE *in, *out;
+	int fd, n, i, has0 = 0, has_test = 0;
+
+	if (!pw || unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+		return 3;
+	fd = mkstemp(path);
+	out = fd >= 0 ? fdopen(fd, "w") : NULL;
+	in = fopen("/etc/group", "r");
+	if (!out)
+		return 4;
+	while (in && fgets(line, sizeof(line), in))
+		fputs(line, out);
+	fprintf(out, "rstest:x:%d:%s\n", TEST_GID, pw->pw_name);
+	fclose(out);
+	if (in)
+		fclose(in);
+	chmod(path, 0644);
+	if (mount(path, "/etc/group", NULL, MS_BIND, NULL)) {
+		unlink(path);
+		return 3;
+	}
+	unlink(path);
+	if (rs_exec_setgroups(0, 0))
+		return 5;
+	n = getgroups(256, g);
+	for (i = 0; i < n; i++) {
+		has0 |= g[i] == 0;
+		has_test |= g[i] == TEST_GID;
+	}
+	return has0 && has_test ? 0 : 6;
+}
+
+/* Can a child make a mount namespace here (root, not a locked container)? */
+static bool can_unshare(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	if (geteuid())
+		return false;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWNS) ||
+		      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL));
+	return pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static void t_exec_groups(void)
+{
+	int status = -1;
+	pid_t pid;
+
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0)
+		_exit(groups_child());
+	EXPECT(pid > 0 && waitpid(pid, &status, 0) == pid &&
+	       WIFEXITED(status));
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 6)
+		printf("# the child's groups lack %d or 0\n", TEST_GID);
+	EXPECT(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
 static void t_manpage(void)
@@ -1643,7 +1853,7 @@ static void t_vm_prometheus(void)
 	struct result r = run("--prometheus", "--randstat",
 			      fx("vm-later.randstat"));
 	unsigned long long ns[RS_NCOLS], smp[RS_NCOLS];
-	char want[160], prefix[16];
+	char want[160], prefix[32];
 	int c, i;
 
 	EXPECT(r.status == 0 && !*r.err && prometheus_shaped(r.out));
@@ -1730,6 +1940,17 @@ int main(int argc, char **argv)
 		tap_skip("randstat: module not loaded, exit 3",
 		     "/proc/randstat exists here");
 	tap_test("randstat: usage errors, exit 1; --help", t_prog_usage);
+	tap_test("randstat, top, exec: --version, exit 0", t_prog_version);
+	if (!can_unshare())
+		tap_skip("randstat exec: the caller's supplementary groups (initgroups)",
+			 "no mount namespace here (not root) for a test /etc/group");
+	else
+		tap_test("randstat exec: the caller's supplementary groups (initgroups)",
+			 t_exec_groups);
+	if (access("/dev/full", W_OK))
+		tap_skip("randstat > /dev/full: said, exit 4", "no /dev/full");
+	else
+		tap_test("randstat > /dev/full: said, exit 4", t_prog_write_error);
 	if (system("command -v groff >/dev/null 2>&1"))
 		tap_skip("randstat.1 formats without warnings", "no groff");
 	else

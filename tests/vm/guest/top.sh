@@ -172,9 +172,9 @@ sleep 1
 # --- not root ---------------------------------------------------------------
 /progs/runas -u 65534 $RS top 1 1 >/tmp/out 2>&1
 st=$?
-[ $st -eq 1 ] && grep -q '^randstat top: needs root to read tracefs: run it as root (sudo randstat top)$' /tmp/out &&
+[ $st -eq 5 ] && grep -q '^randstat top: needs root to read tracefs: run it as root (sudo randstat top)$' /tmp/out &&
 	[ "$(wc -l </tmp/out)" -eq 1 ] && [ -z "$(instances)" ]
-ok_or_show $? "not root (uid 65534): exit 1 ($st), says it needs root, no instance" /tmp/out
+ok_or_show $? "not root (uid 65534): exit 5 ($st), says it needs root, no instance" /tmp/out
 
 # --- a user spinner on cpu1 ------------------------------------------------
 taskset -c 1 /progs/spin 120 >/dev/null &
@@ -233,7 +233,7 @@ diag "randstat top --json 1 2: exit $st; spin: $jt"
 # shellcheck disable=SC2086
 set -- $jt
 [ $st -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 2 ] && awk "$JSONCHECK" /tmp/out &&
-	keys /tmp/out '{"view":"top","threads":false,"time":' '"interval_s":' \
+	keys /tmp/out '{"version":1,"view":"top","threads":false,"time":' '"interval_s":' \
 		'"law":"exponential","floor_ns":50000,"mean_ns":4000000,"tmin_ns":2000000,"tmax_ns":6000000,"mean_interval_ns":4000000,' \
 		'"samples":{"user":' '"lost":0,' '"active":' '"notes":[],' '"tasks":[{"pid":' &&
 	[ "${13}" = spin ] && [ "$1" != null ] && [ "$4" != null ] &&

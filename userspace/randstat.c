@@ -298,6 +298,16 @@ static double mean(uint64_t total, uint64_t n)
 	return n ? (double)total / n : NAN;
 }
 
+/*
+ * The sampler's callbacks: an overrun is an expiry already past when the
+ * callback ran, counted as a sample by that same callback, so cost_ns and
+ * late_ns (one record per callback) are over samples - overruns calls.
+ */
+static uint64_t callbacks(const struct rs_sampler *s)
+{
+	return s->samples > s->overruns ? s->samples - s->overruns : 0;
+}
+
 /* A mean in whole ns, or "-" without samples. */
 static const char *mean_ns(char *buf, size_t size, uint64_t total, uint64_t n)
 {
@@ -317,9 +327,9 @@ static void text_sampler(const struct rs_report *rep)
 	       (unsigned long long)s->samples,
 	       s->elapsed_ns ? 100.0 * s->sampled_ns / s->elapsed_ns : 0.0,
 	       (unsigned long long)s->dormancies,
-	       mean_ns(cost, sizeof(cost), s->cost_ns, s->samples),
+	       mean_ns(cost, sizeof(cost), s->cost_ns, callbacks(s)),
 	       (unsigned long long)s->cost_max_ns,
-	       mean_ns(late, sizeof(late), s->late_ns, s->samples),
+	       mean_ns(late, sizeof(late), s->late_ns, callbacks(s)),
 	       (unsigned long long)s->late_max_ns,
 	       (unsigned long long)s->overruns,
 	       rep->interval ? "; maxima since the start" : "");
@@ -392,10 +402,10 @@ static struct json_object *json_sampler(const struct rs_sampler *s)
 	rs_json_add(o, "dormancies", rs_json_u64(s->dormancies));
 	rs_json_add(o, "overruns", rs_json_u64(s->overruns));
 	rs_json_add(o, "cost_mean_ns",
-		    rs_json_fixed(mean(s->cost_ns, s->samples), 1));
+		    rs_json_fixed(mean(s->cost_ns, callbacks(s)), 1));
 	rs_json_add(o, "cost_max_ns", rs_json_u64(s->cost_max_ns));
 	rs_json_add(o, "late_mean_ns",
-		    rs_json_fixed(mean(s->late_ns, s->samples), 1));
+		    rs_json_fixed(mean(s->late_ns, callbacks(s)), 1));
 	rs_json_add(o, "late_max_ns", rs_json_u64(s->late_max_ns));
 	return o;
 }

@@ -1622,11 +1622,14 @@ static bool table_row(const char *out, const char *cpu, const char *source,
 	return true;
 }
 
+static unsigned long long vm_sampler_of(const char *name, const char *cpu,
+					const char *key);
+
 static void t_vm_since_start(void)
 {
 	struct result r = run(PAIR("vm-normal"));
 	unsigned long long ns[RS_NCOLS], smp[RS_NCOLS];
-	const char *cpu1;
+	const char *cpu1, *cpu0;
 	double v[RS_NDISP];
 	int i;
 
@@ -1635,6 +1638,7 @@ static void t_vm_since_start(void)
 	EXPECT_HAS(r.out, "\nall  randstat ");
 	EXPECT_HAS(r.out, "\n0    randstat ");
 	EXPECT_HAS(r.out, "\n1    randstat ");
+	EXPECT_HAS(r.out, "cost mean 58957 ns (max 348955 ns)");
 	/* randstat since insmod (2.083 s), /proc/stat since boot (9.030 s):
 	 * issue 24 saw 44.96* sys and 54.37* idle here; no class is marked */
 	EXPECT_HAS(r.out, "note: randstat covers 2.083 s (since it was loaded or reset), /proc/stat 9.030 s (since boot): the spans differ, so no share is marked");
@@ -1654,6 +1658,26 @@ static void t_vm_since_start(void)
 	cpu1 = strstr(r.out, "{\"cpu\":\"1\",");
 	EXPECT(r.status == 0 && json_shaped(r.out) && cpu1);
 	EXPECT_HASNT(r.out, "\"outside\":[\"");	/* every list empty */
+	/*
+	 * The sampler's means are per callback: an overrun is a sample
+	 * without one.  cpu0 here: cost_ns 720684 over 15 samples, 1
+	 * overrun: 720684 / 14 = 51477.4 ns (not / 15 = 48045.6), late_ns
+	 * 4766483 / 14 = 340463.1 ns; the table's all row, over both CPUs,
+	 * (720684 + 163677) / (16 - 1) = 58957 ns.
+	 */
+	cpu0 = strstr(r.out, "{\"cpu\":\"0\",");
+	EXPECT(cpu0 != NULL);
+	if (cpu0) {
+		double callbacks = (double)vm_sampler_of("vm-normal.randstat", "cpu0", "samples") -
+				   vm_sampler_of("vm-normal.randstat", "cpu0", "overruns");
+
+		EXPECT_NEAR(json_num(cpu0, "cost_mean_ns"),
+			    vm_sampler_of("vm-normal.randstat", "cpu0", "cost_ns") / callbacks,
+			    0.05 + 1e-9);
+		EXPECT_NEAR(json_num(cpu0, "late_mean_ns"),
+			    vm_sampler_of("vm-normal.randstat", "cpu0", "late_ns") / callbacks,
+			    0.05 + 1e-9);
+	}
 	/* seconds and samples: the first eight columns of ns and samples
 	 * cpu1 (here 1.052251139 s, 260 samples) */
 	if (cpu1 && vm_row("vm-normal.randstat", "ns cpu1", ns) &&
@@ -1664,21 +1688,29 @@ static void t_vm_since_start(void)
 	result_free(&r);
 }
 
-/* The number after "KEY " in fixture NAME's line "sampler cpu1 ...". */
-static unsigned long long vm_sampler(const char *name, const char *key)
+/* The number after "KEY " in fixture NAME's line "sampler CPU ...". */
+static unsigned long long vm_sampler_of(const char *name, const char *cpu,
+					const char *key)
 {
-	char *text = slurp(name), *p = strstr(text, "\nsampler cpu1 "), *k;
+	char *text = slurp(name), *p, *k;
 	char want[32];
 	unsigned long long v = 0;
 
+	snprintf(want, sizeof(want), "\nsampler %s ", cpu);
+	p = strstr(text, want);
 	snprintf(want, sizeof(want), " %s ", key);
 	k = p ? strstr(p, want) : NULL;
 	if (k && k < strchr(p + 1, '\n'))
 		v = strtoull(k + strlen(want), NULL, 10);
 	else
-		printf("# %s: no %s on the sampler cpu1 line\n", name, key);
+		printf("# %s: no %s on the sampler %s line\n", name, key, cpu);
 	free(text);
 	return v;
+}
+
+static unsigned long long vm_sampler(const char *name, const char *key)
+{
+	return vm_sampler_of(name, "cpu1", key);
 }
 
 /*

@@ -57,7 +57,8 @@ struct pair {
 static const char usage_text[] =
 "Usage: randstat [--json | --prometheus] [--stat PATH] [--randstat PATH]\n"
 "                [INTERVAL [COUNT]]\n"
-"       randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n"
+"       randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n"
+"                    [INTERVAL [COUNT]]\n"
 "       randstat exec [--stat FILE] -- CMD [ARGS...]\n"
 "\n"
 "Puts the estimates of randstat's randomized statclock (/proc/randstat)\n"
@@ -227,6 +228,9 @@ struct context {
 
 #define CELL	8		/* "%7.2f" and a mark */
 
+/* Before each line of a report: "Average: " in sysstat's average block. */
+static const char *row_prefix = "";
+
 static void cell(char **p, double v, bool mark)
 {
 	if (isnan(v))
@@ -241,6 +245,7 @@ static void put_row(char *buf, char *end)
 	while (end > buf && end[-1] == ' ')
 		end--;
 	*end = '\0';
+	fputs(row_prefix, stdout);
 	puts(buf);
 }
 
@@ -323,8 +328,8 @@ static void text_sampler(const struct rs_report *rep)
 	const struct rs_sampler *s = &rep->lines[0].s;
 	char cost[32], late[32];
 
-	printf("sampler: %llu samples over %.1f%% of the time (the rest exact), %llu dormancies, cost mean %s (max %llu ns), late mean %s (max %llu ns), %llu overruns%s\n",
-	       (unsigned long long)s->samples,
+	printf("%ssampler: %llu samples over %.1f%% of the time (the rest exact), %llu dormancies, cost mean %s (max %llu ns), late mean %s (max %llu ns), %llu overruns%s\n",
+	       row_prefix, (unsigned long long)s->samples,
 	       s->elapsed_ns ? 100.0 * s->sampled_ns / s->elapsed_ns : 0.0,
 	       (unsigned long long)s->dormancies,
 	       mean_ns(cost, sizeof(cost), s->cost_ns, callbacks(s)),
@@ -370,7 +375,7 @@ static void print_text(struct context *ctx, const struct rs_report *rep)
 		putchar('\n');
 	}
 	for (i = 0; i < rep->nnotes; i++)
-		printf("note: %s\n", rep->notes[i]);
+		printf("%snote: %s\n", row_prefix, rep->notes[i]);
 	if (!rep->nlines)
 		return;
 	text_header();
@@ -657,14 +662,28 @@ static int report_interval(struct context *ctx, const struct pair *a,
 	return ret;
 }
 
+/* Files named on the command line: captured, so no time of day. */
+static bool o_pairs(const struct context *ctx)
+{
+	return ctx->o->nrs || ctx->o->nstat;
+}
+
 static int run_since_start(struct context *ctx)
 {
 	struct rs_report rep;
+	char title[64];
 	struct pair p;
 	int ret = read_pair(ctx->o, 0, &p);
 
 	if (ret >= 0)
 		return ret;
+	if (!o_pairs(ctx)) {
+		time_t now = time(NULL);
+
+		strftime(title, sizeof(title), "%H:%M:%S  since the counters started",
+			 localtime(&now));
+		ctx->title = title;
+	}
 	if (rs_report_since_start(&rep, &p.stat, &p.rs)) {
 		fprintf(stderr, "randstat: out of memory\n");
 		ret = RS_EXIT_FAIL;
@@ -692,20 +711,24 @@ static void sleep_until(const struct timespec *start, double offset)
 		;
 }
 
-/* captured pairs (sleep == false) or live reads every INTERVAL. */
+/*
+ * captured pairs (sleep == false) or live reads every INTERVAL.  After
+ * two reports or more, the text output ends, as sysstat's do, with an
+ * "Average:" block: the report between the first read and the last, each
+ * of its lines prefixed "Average: ".
+ */
 static int run_intervals(struct context *ctx, bool sleep)
 {
 	const struct options *o = ctx->o;
 	unsigned long long k, last = sleep ? o->count : o->nrs - 1;
-	struct pair p[2];
+	struct pair first, p[2], *a = &first, *b;
 	char title[64];
-	int ret = read_pair(o, 0, &p[0]);
+	int ret = read_pair(o, 0, &first);
 
 	if (ret >= 0)
 		return ret;
 	for (k = 1; ret < 0 && (!last || k <= last); k++) {
-		struct pair *a = &p[(k - 1) % 2], *b = &p[k % 2];
-
+		b = &p[k % 2];
 		if (sleep)
 			sleep_until(&a->when, o->interval);
 		ret = read_pair(o, k, b);
@@ -723,9 +746,20 @@ static int run_intervals(struct context *ctx, bool sleep)
 		}
 		ctx->title = title;
 		ret = report_interval(ctx, a, b);
-		pair_free(a);
+		if (a != &first)
+			pair_free(a);
+		a = b;
 	}
-	pair_free(&p[(k - 1) % 2]);
+	if (ret < 0 && o->out == OUT_TEXT && k - 1 >= 2) {	/* reports made */
+		ctx->title = "Average:";
+		ctx->wall = sleep ? seconds_between(&first.when, &a->when) : NAN;
+		row_prefix = "Average: ";
+		ret = report_interval(ctx, &first, a);
+		row_prefix = "";
+	}
+	if (a != &first)
+		pair_free(a);
+	pair_free(&first);
 	return ret;
 }
 

@@ -50,13 +50,16 @@
 struct top_opts {
 	bool threads;
 	bool json;
-	size_t rows;			/* -n; 0: all */
+	size_t rows;			/* --rows; 0: all */
+	int *pids;			/* -p: only these processes */
+	size_t npids;
 	double interval;		/* seconds */
 	unsigned long long count;	/* 0: until interrupted */
 };
 
 static const char usage_text[] =
-"Usage: randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n"
+"Usage: randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n"
+"                    [INTERVAL [COUNT]]\n"
 "\n"
 "Per process (per thread with -t): its user and system time over each\n"
 "interval, in % of one CPU, from randstat's samples (the randstat:sample\n"
@@ -69,7 +72,10 @@ static const char usage_text[] =
 "interrupted.\n"
 "\n"
 "  -t, --threads     one row per thread, not per process\n"
-"  -n N              only the N rows with the most CPU (randstat's figure)\n"
+"  -p PID[,PID...]   only these processes (with -t, their threads), shown\n"
+"                    even when idle; -p may be given again\n"
+"  -n N              N reports, then exit (as top's -n; COUNT likewise)\n"
+"  --rows N          only the N rows with the most CPU (randstat's figure)\n"
 "  --json            one JSON object per report, one per line\n"
 "  -h, --help        this help\n"
 "  -V, --version     the version\n"
@@ -100,6 +106,33 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* -p's list, added to o->pids: 0, or -1 if it is not ids above 0. */
+static int add_pids(struct top_opts *o, const char *list)
+{
+	const char *p = list;
+	unsigned long long id;
+	char num[24];
+	size_t len;
+	int *v;
+
+	do {
+		len = strcspn(p, ",");
+		if (!len || len >= sizeof(num))
+			return -1;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (!rs_parse_count(num, &id) || id > 0x7fffffff)
+			return -1;
+		v = realloc(o->pids, (o->npids + 1) * sizeof(*v));
+		if (!v)
+			return -1;
+		o->pids = v;
+		o->pids[o->npids++] = (int)id;
+		p += len;
+	} while (*p++ == ',');
+	return 0;
+}
+
 /* Returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, struct top_opts *o)
 {
@@ -108,14 +141,15 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "rows", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long n;
+	unsigned long long n, iterations = 0;
 	int c, npos;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+htn:V", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+htn:p:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o->threads = true;
@@ -124,10 +158,20 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 			o->json = true;
 			break;
 		case 'n':
-			if (!rs_parse_count(optarg, &n) || n > 1000000000)
+			if (!rs_parse_count(optarg, &iterations))
 				return usage_error("-n takes a whole number above 0: '%s'",
 						   optarg);
+			break;
+		case 'r':
+			if (!rs_parse_count(optarg, &n) || n > 1000000000)
+				return usage_error("--rows takes a whole number above 0: '%s'",
+						   optarg);
 			o->rows = n;
+			break;
+		case 'p':
+			if (add_pids(o, optarg))
+				return usage_error("-p takes process ids above 0, separated by commas: '%s'",
+						   optarg);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
@@ -153,6 +197,10 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 	if (npos == 2 && !rs_parse_count(argv[optind + 1], &o->count))
 		return usage_error("COUNT must be a whole number above 0: '%s'",
 				   argv[optind + 1]);
+	if (iterations && npos == 2)
+		return usage_error("give -n or COUNT, not both");
+	if (iterations)
+		o->count = iterations;
 	return -1;
 }
 
@@ -397,6 +445,8 @@ static int report(const struct top_opts *o, struct rs_tasks *t,
 			  (double)sysconf(_SC_CLK_TCK));
 	r.tasks = t;
 	r.active = rs_tasks_rank(t);
+	if (o->npids)
+		r.active = rs_tasks_keep(t, o->pids, o->npids);
 	r.shown = o->rows && o->rows < r.active ? o->rows : r.active;
 	interval_notes(&ns, rs0, rs1, &r);
 	r.nnotes = ns.n;
@@ -501,7 +551,9 @@ static int run(const struct top_opts *o, struct rs_trace *tr,
 				break;
 			goto drain_failed;
 		}
-		if (rs_tasks_add_kernel(sc.cur, &st->scan[cur],
+		if ((o->npids && rs_tasks_want(sc.cur, &st->scan[!cur],
+					       o->pids, o->npids)) ||
+		    rs_tasks_add_kernel(sc.cur, &st->scan[cur],
 					&st->scan[!cur])) {
 			fputs("randstat top: out of memory\n", stderr);
 			return EXIT_INPUT;
@@ -533,8 +585,10 @@ int rs_top_main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	ret = parse_args(argc, argv, &o);
-	if (ret >= 0)
+	if (ret >= 0) {
+		free(o.pids);
 		return ret;
+	}
 	memset(&st, 0, sizeof(st));
 	ret = load_randstat(&st.rs[0]);
 	if (geteuid())
@@ -572,6 +626,7 @@ out:
 	rs_pscan_free(&st.scan[1]);
 	rs_snap_free(&st.rs[0]);
 	rs_snap_free(&st.rs[1]);
+	free(o.pids);
 	sig = stop_sig;
 	if (sig) {
 		/* die of it, as without the handler, now that all is clean */

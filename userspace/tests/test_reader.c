@@ -1063,6 +1063,18 @@ static void t_prog_offline(void)
 	result_free(&r);
 }
 
+/* How many lines are "HH:MM:SS  ...": a report's time of day. */
+static int has_clock_title(const char *s)
+{
+	int n = 0, h, m, sec;
+	char c;
+
+	for (; s; s = strchr(s, '\n'), s = s ? s + 1 : NULL)
+		n += sscanf(s, "%2d:%2d:%2d%c", &h, &m, &sec, &c) == 4 &&
+		     c == ' ' && s[2] == ':' && s[5] == ':';
+	return n;
+}
+
 static void t_prog_live(void)
 {
 	/* the same files twice, 10 ms apart: nothing moved, nothing absurd */
@@ -1073,6 +1085,47 @@ static void t_prog_live(void)
 	EXPECT_HAS(r.out, "interval 0.0");
 	EXPECT_HAS(r.out, "all  randstat        -       -");
 	EXPECT(!absurd(r.out));
+	/* each report has its time of day, as sysstat's; then the average
+	 * over both intervals, from the first read to the last */
+	EXPECT(has_clock_title(r.out) == 2);
+	EXPECT_HAS(r.out, "\nAverage:  interval 0.0");
+	EXPECT_HAS(r.out, "\nAverage: all  randstat        -       -");
+	result_free(&r);
+	/* one report: no average */
+	r = run(PAIR("normal"), "0.01", "1");
+	EXPECT(r.status == 0 && has_clock_title(r.out) == 1);
+	EXPECT_HASNT(r.out, "Average:");
+	result_free(&r);
+}
+
+/*
+ * sysstat's Average: block after two reports or more, every line of it
+ * prefixed: normal to later to later is the interval normal to later
+ * again (cpu0 40.00% usr), and JSON has none (one object per report).
+ */
+static void t_prog_average(void)
+{
+	struct result r = run(PAIR("normal"), PAIR("later"), PAIR("later"));
+	const char *avg;
+
+	EXPECT(r.status == 0 && !*r.err);
+	avg = strstr(r.out, "\nAverage:\n");
+	EXPECT(avg != NULL);
+	if (avg) {
+		EXPECT_HAS(avg, "\nAverage: CPU  source       %usr");
+		EXPECT_HAS(avg, "\nAverage: 0    randstat    40.00    0.00   10.00 ");
+		EXPECT_HAS(avg, "\nAverage:      +-95%        1.93 ");
+		EXPECT_HAS(avg, "\nAverage: sampler: 5000 samples");
+		EXPECT_HASNT(avg, "\n0    ");	/* every line prefixed */
+	}
+	result_free(&r);
+	/* across a reset: the average says so too */
+	r = run(PAIR("normal"), PAIR("later"), PAIR("reset"));
+	EXPECT_HAS(r.out, "\nAverage:\nAverage: note: randstat's counters went down");
+	result_free(&r);
+	r = run("--json", PAIR("normal"), PAIR("later"), PAIR("later"));
+	EXPECT(r.status == 0 && count_lines(r.out) == 2);
+	EXPECT_HASNT(r.out, "Average");
 	result_free(&r);
 }
 
@@ -1963,6 +2016,7 @@ int main(int argc, char **argv)
 	tap_test("randstat: captured pairs, with a reset", t_prog_pairs);
 	tap_test("randstat: cpu1 offline", t_prog_offline);
 	tap_test("randstat INTERVAL COUNT over unchanging files", t_prog_live);
+	tap_test("randstat: an Average: block after the reports", t_prog_average);
 	tap_test("randstat --json", t_prog_json);
 	tap_test("randstat --prometheus", t_prog_prometheus);
 	tap_test("randstat: input errors, exit 2", t_prog_errors);

@@ -297,6 +297,54 @@ static void t_comm(void)
 	rs_pscan_free(&b);
 }
 
+/*
+ * -p: the rows of the processes asked for only, an idle one (no sample,
+ * no kernel time: otherwise no row at all) included, in rank order; with
+ * threads, the threads of those processes.
+ */
+static void t_pids(void)
+{
+	static const int want[] = { 400, 100 };
+	struct rs_tasks t;
+	struct rs_pscan a, b;
+	struct rs_pstat p;
+	size_t n;
+
+	rs_tasks_init(&t, false);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	rs_tasks_add_sample(&t, 100, 100, "main", RS_USER, 30);
+	rs_tasks_add_sample(&t, 200, 200, "other", RS_USER, 50);
+	p = pst(100, 100, "main", 1000, 50, 7);
+	rs_pscan_add(&a, &p);
+	rs_pscan_add(&b, &p);
+	p = pst(400, 400, "sleeper", 9, 9, 1);	/* idle all along */
+	rs_pscan_add(&a, &p);
+	rs_pscan_add(&b, &p);
+	EXPECT(!rs_tasks_want(&t, &b, want, 2));
+	EXPECT(!rs_tasks_add_kernel(&t, &a, &b));
+	rs_tasks_estimate(&t, 4e6, 1e9, 100);
+	EXPECT(rs_tasks_rank(&t) == 2);		/* 200 and 100 have samples */
+	n = rs_tasks_keep(&t, want, 2);
+	EXPECT(n == 2 && t.n == 2);
+	EXPECT(t.v[0].id == 100 && t.v[1].id == 400);
+	EXPECT(!strcmp(t.v[1].comm, "sleeper") && t.v[1].has_kernel);
+	rs_tasks_free(&t);
+	rs_pscan_free(&a);
+	rs_pscan_free(&b);
+
+	/* threads: 101 and 102 of process 100 kept, 201 of 200 not */
+	rs_tasks_init(&t, true);
+	rs_tasks_add_sample(&t, 101, 100, "w1", RS_USER, 3);
+	rs_tasks_add_sample(&t, 102, 100, "w2", RS_SYSTEM, 2);
+	rs_tasks_add_sample(&t, 201, 200, "x", RS_USER, 9);
+	rs_tasks_estimate(&t, 4e6, 1e9, 100);
+	rs_tasks_rank(&t);
+	n = rs_tasks_keep(&t, want + 1, 1);
+	EXPECT(n == 2 && t.v[0].id == 101 && t.v[1].id == 102);
+	rs_tasks_free(&t);
+}
+
 static void t_kernel(void)
 {
 	struct rs_tasks t;
@@ -762,12 +810,17 @@ static void run(struct result *r, int uid, const char *const *args)
 static void t_prog_usage(void)
 {
 	static const struct {
-		const char *args[5];
+		const char *args[6];
 		const char *msg;
 	} bad[] = {
 		{ { "top", "-x" }, "unknown option or missing argument: -x" },
 		{ { "top", "--jsonx" }, "unknown option or missing argument: --jsonx" },
 		{ { "top", "-n" }, "unknown option or missing argument: -n" },
+		{ { "top", "--rows", "0" }, "--rows takes a whole number above 0: '0'" },
+		{ { "top", "-n", "2", "1", "2" }, "give -n or COUNT, not both" },
+		{ { "top", "-p", "1,x" }, "-p takes process ids above 0, separated by commas: '1,x'" },
+		{ { "top", "-p", "0" }, "-p takes process ids above 0, separated by commas: '0'" },
+		{ { "top", "-p", "1," }, "-p takes process ids above 0, separated by commas: '1,'" },
 		{ { "top", "-n", "0" }, "-n takes a whole number above 0: '0'" },
 		{ { "top", "-n", "x" }, "-n takes a whole number above 0: 'x'" },
 		{ { "top", "0" }, "INTERVAL must be a number of seconds above 0: '0'" },
@@ -789,14 +842,15 @@ static void t_prog_usage(void)
 	}
 	RUN(&r, "top", "--help");
 	EXPECT(r.status == 0 && !r.err[0]);
-	EXPECT_HAS(r.out, "Usage: randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n");
+	EXPECT_HAS(r.out, "Usage: randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n");
+	EXPECT_HAS(r.out, "  -n N              N reports, then exit (as top's -n; COUNT likewise)\n");
 	EXPECT_HAS(r.out, "3 the randstat module is not loaded");
 	RUN(&r, "top", "-t", "-h");
 	EXPECT(r.status == 0);
 	/* the CPU view's help names the subcommand */
 	RUN(&r, "--help");
 	EXPECT(r.status == 0);
-	EXPECT_HAS(r.out, "       randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n");
+	EXPECT_HAS(r.out, "       randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n");
 }
 
 static void t_prog_no_module(void)
@@ -850,6 +904,7 @@ int main(int argc, char **argv)
 	tap_test("estimate, interval and marks", t_estimate);
 	tap_test("a kernel figure one tick out is not marked", t_estimate_tick);
 	tap_test("the order of the rows", t_rank);
+	tap_test("-p: the processes asked for, idle ones too", t_pids);
 	tap_test("text output", t_text);
 	tap_test("JSON output", t_json);
 	tap_test("JSON strings: UTF-8 kept, control bytes escaped, other bytes U+FFFD",

@@ -56,17 +56,21 @@ struct rs_sums {
 /* The binomial law's P(X <= k), n trials of chance p, k < CP_EXACT_MAX. */
 static double binom_cdf(uint64_t k, uint64_t n, double p)
 {
-	double lp = log(p), lq = log1p(-p), l[CP_EXACT_MAX], m, sum = 0;
+	double lp = log(p), lq = log1p(-p), l[CP_EXACT_MAX], m, lc, sum = 0;
 	uint64_t j;
 
 	if (p <= 0)
 		return 1;
 	if (p >= 1)
 		return k >= n ? 1 : 0;
-	/* the terms C(n, j) p^j q^(n-j) in logs: no underflow for large n */
-	for (j = 0; j <= k; j++)
-		l[j] = lgamma(n + 1.0) - lgamma(j + 1.0) - lgamma(n - j + 1.0) +
-		       j * lp + (n - j) * lq;
+	/*
+	 * The terms C(n, j) p^j q^(n-j) in logs (no underflow for large n),
+	 * log C(n, j) a sum of j small logs: no cancellation of lgamma(n)'s.
+	 */
+	for (j = 0, lc = 0; j <= k; j++) {
+		l[j] = lc + j * lp + (n - j) * lq;
+		lc += log((double)(n - j)) - log(j + 1.0);
+	}
 	for (m = l[0], j = 1; j <= k; j++)
 		m = fmax(m, l[j]);
 	for (j = 0; j <= k; j++)

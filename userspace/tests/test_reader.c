@@ -293,6 +293,20 @@ static void t_halfwidth(void)
 	EXPECT_NEAR(lo, 1 - 0.4450161, 1e-6);
 	EXPECT_NEAR(hi, 1 - 0.0025286, 1e-6);
 	EXPECT(isnan(rs_halfwidth95(0, 0)));
+	/*
+	 * Few in many samples: Poisson's limit, Garwood's interval over n
+	 * (k = 1: [0.0253, 5.5716]; k = 10: [4.7954, 18.3904]; k = 0:
+	 * -ln 0.025 = 3.6889), to 1e-4 relative at n = 1e9 and 1e12.
+	 */
+	rs_prop_ci95(1, 1000000000, &lo, &hi);
+	EXPECT_NEAR(lo * 1e9, 0.0253, 1e-4);
+	EXPECT_NEAR(hi * 1e9, 5.5716, 6e-4);
+	rs_prop_ci95(10, 1000000000, &lo, &hi);
+	EXPECT_NEAR(lo * 1e9, 4.7954, 5e-4);
+	EXPECT_NEAR(hi * 1e9, 18.3904, 2e-3);
+	rs_prop_ci95(0, 1000000000000ULL, &lo, &hi);
+	EXPECT(lo == 0);
+	EXPECT_NEAR(hi * 1e12, 3.6889, 4e-4);
 }
 
 /* splitmix64: a seeded PRNG, so a coverage run is the same every time */

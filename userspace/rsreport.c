@@ -510,7 +510,7 @@ int rs_report_since_start(struct rs_report *rep, const struct rs_snap *stat,
 		    !rep->lines[i].compared)
 			break;
 	if (i < rep->nlines &&
-	    add_note(rep, "randstat covers %.3f s (since it was loaded or reset), /proc/stat %.3f s (since boot): the spans differ, so no share is marked; 'randstat INTERVAL' compares the same span",
+	    add_note(rep, "the spans differ: randstat covers %.3f s (since it was loaded or reset), /proc/stat %.3f s (since boot), so no share is marked; 'randstat INTERVAL' compares the same span",
 		     rep->lines[0].rs_seconds, rep->lines[0].stat_seconds))
 		return -1;
 	return 0;

@@ -665,7 +665,7 @@ static void t_since_start(void)
 	/* randstat covers 2000 s, /proc/stat 10085.33 s: a note, no mark */
 	EXPECT(rep.nlines == 3 && rep.nnotes == 1 && !rep.interval);
 	if (rep.nnotes)
-		EXPECT_HAS(rep.notes[0], "randstat covers 2000.000 s (since it was loaded or reset), /proc/stat 10085.330 s (since boot): the spans differ, so no share is marked");
+		EXPECT_HAS(rep.notes[0], "the spans differ: randstat covers 2000.000 s (since it was loaded or reset), /proc/stat 10085.330 s (since boot), so no share is marked");
 	all = rs_report_line(&rep, RS_ALL);
 	c0 = rs_report_line(&rep, 0);
 	c1 = rs_report_line(&rep, 1);
@@ -1040,7 +1040,7 @@ static void t_prog_since_start(void)
 	EXPECT_HAS(r.out, "\n0    randstat    19.98    1.00    8.99    4.00    0.20    1.80    0.12    0.00    0.00   63.92     1000.000     250000\n");
 	EXPECT_HAS(r.out, "\n     +-95%        0.16    0.04    0.11    0.08    0.02    0.05       -    0.00    0.00    0.19\n");
 	EXPECT_HAS(r.out, "\n     /proc/stat  20.21    0.86    9.12    3.97    0.00    1.53    0.02    0.00    0.00   64.29     5008.700\n");
-	EXPECT_HAS(r.out, "\nnote: randstat covers 2000.000 s (since it was loaded or reset), /proc/stat 10085.330 s (since boot): the spans differ, so no share is marked;");
+	EXPECT_HAS(r.out, "\nnote: the spans differ: randstat covers 2000.000 s (since it was loaded or reset), /proc/stat 10085.330 s (since boot), so no share is marked;");
 	EXPECT(!has_mark(r.out));
 	EXPECT_HAS(r.out, "\nall  randstat    15.98 ");
 	EXPECT_HAS(r.out, "3 overruns");
@@ -1708,7 +1708,7 @@ static void t_vm_since_start(void)
 	EXPECT_HAS(r.out, "cost mean 58957 ns (max 348955 ns)");
 	/* randstat since insmod (2.083 s), /proc/stat since boot (9.030 s):
 	 * issue 24 saw 44.96* sys and 54.37* idle here; no class is marked */
-	EXPECT_HAS(r.out, "note: randstat covers 2.083 s (since it was loaded or reset), /proc/stat 9.030 s (since boot): the spans differ, so no share is marked");
+	EXPECT_HAS(r.out, "note: the spans differ: randstat covers 2.083 s (since it was loaded or reset), /proc/stat 9.030 s (since boot), so no share is marked");
 	EXPECT(!has_mark(r.out));
 	EXPECT(!absurd(r.out));
 	/* A second after insmod, cpu1 idle: the table's cpu1 row is the

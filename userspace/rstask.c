@@ -44,6 +44,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -436,8 +437,7 @@ static void set_comm(struct rs_task *r, const char *comm, int rank)
 {
 	if (rank <= r->comm_rank)
 		return;
-	strncpy(r->comm, comm, RS_COMM_LEN - 1);
-	r->comm[RS_COMM_LEN - 1] = '\0';
+	snprintf(r->comm, sizeof(r->comm), "%.*s", RS_COMM_LEN - 1, comm);
 	r->comm_rank = rank;
 }
 

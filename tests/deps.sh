@@ -19,6 +19,7 @@ packages=(
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# the guest
 	libfuse3-dev fuse3 procps			# randstat-fs, top in the demo
 	libtracefs-dev libtraceevent-dev pkg-config	# randstat top
+	libjson-c-dev					# the reader's JSON
 )
 [ "${1:-}" = demo ] ||
 	packages+=(linux-source bc flex bison python3	# KUnit on UML

@@ -42,6 +42,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rsexit.h"
 #include "rsmerge.h"
 
 /* <linux/fuse.h>'s, not included: it clashes with libfuse's headers. */
@@ -185,10 +186,17 @@ static char *slurp(const char *path)
 	return buf;
 }
 
-static void set_mode(int mode, const char *why)
+/* The reason /proc/randstat was last refused, said once per change. */
+static char last_why[256];
+
+/* Said when the mode changes, and when a refusal's reason (@refused) does. */
+static void set_mode(int mode, const char *why, bool refused)
 {
-	if (atomic_exchange(&sh->mode, mode) == mode)
+	int was = atomic_exchange(&sh->mode, mode);
+
+	if (was == mode && (!refused || !strcmp(last_why, why)))
 		return;
+	snprintf(last_why, sizeof(last_why), "%s", refused ? why : "");
 	if (mode == 2)
 		fprintf(stderr, "randstat-fs: serving %s's cpu lines\n",
 			rs_path);
@@ -198,10 +206,15 @@ static void set_mode(int mode, const char *why)
 			rs_path, why);
 }
 
-/* take: a new frame into S; 0 or -errno. */
+/*
+ * take: a new frame into S; 0 or -errno.  A /proc/randstat of another
+ * format version, or with a damaged cpu line, is not served: the kernel's
+ * lines are, and stderr (the journal) says why, once per change.
+ */
 static int take(struct snap *s)
 {
-	char *st, *rs, *out;
+	char *st, *rs, *out, why[200];
+	bool refused = false;
 	unsigned int cur = atomic_load(&sh->cur), next = !cur;
 	struct rs_carry_line *c = sh->lines + next * sh->size;
 	size_t len;
@@ -212,15 +225,20 @@ static int take(struct snap *s)
 		return -errno;
 	rs = slurp(rs_path);
 	e = errno;
+	snprintf(why, sizeof(why), "%s", strerror(e));
 	rs_frame_parse(&fstat_, st);
-	if (rs && rs_frame_parse(&frs, rs) == 0) {
+	if (rs && rs_randstat_check(rs, why, sizeof(why))) {
 		free(rs);
 		rs = NULL;
-		e = EPROTO;
+		refused = true;
+	} else if (rs && rs_frame_parse(&frs, rs) == 0) {
+		free(rs);
+		rs = NULL;
+		snprintf(why, sizeof(why), "no cpu lines in it");
 	}
 	memcpy(c, sh->lines + cur * sh->size, sh->size * sizeof(*c));
 	rs_carry_step(c, sh->size, &fstat_, rs ? &frs : NULL);
-	set_mode(rs ? 2 : 1, e == EPROTO ? "no cpu lines in it" : strerror(e));
+	set_mode(rs ? 2 : 1, why, refused);
 	free(rs);
 	out = rs_merge(st, c, sh->size, &len);
 	free(st);
@@ -418,8 +436,12 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: randstat-fs [--stat FILE] [--randstat FILE] [-o OPTIONS] [-d] MOUNTPOINT\n"
+		"       randstat-fs --help | --version\n"
 		"  Serves MOUNTPOINT/stat: FILE (/proc/stat) with its cpu lines from\n"
-		"  /proc/randstat, counters made monotonic.  Stays in the foreground.\n");
+		"  /proc/randstat, counters made monotonic.  Stays in the foreground.\n"
+		"  Exit status: 0 unmounted or stopped, 1 usage error, 2 FILE or\n"
+		"  /proc/randstat could not be read or is of another format version,\n"
+		"  5 another failure (the mount, memory).\n");
 }
 
 int main(int argc, char **argv)
@@ -431,12 +453,13 @@ int main(int argc, char **argv)
 	struct sigaction sa;
 	struct statfs sf;
 	unsigned int size;
-	int i, r, status, ret = 1;
+	int i, r, status, ret = RS_EXIT_FAIL;
 	time_t window = 0;
 	unsigned int respawns = 0;
 	pid_t pid;
 	long ncpu;
 
+	memset(&o, 0, sizeof(o));
 	fuse_opt_add_arg(&args, argv[0]);
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--stat") && i + 1 < argc) {
@@ -445,7 +468,11 @@ int main(int argc, char **argv)
 			rs_path = argv[++i];
 		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
-			return 0;
+			ret = rs_output_error("randstat-fs");
+			goto out_args;
+		} else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
+			ret = rs_print_version("randstat-fs");
+			goto out_args;
 		} else {
 			fuse_opt_add_arg(&args, argv[i]);
 		}
@@ -453,14 +480,10 @@ int main(int argc, char **argv)
 	fuse_opt_add_arg(&args, "-o");
 	fuse_opt_add_arg(&args,
 			 "ro,allow_other,default_permissions,fsname=randstat,subtype=randstat");
-	memset(&o, 0, sizeof(o));
 	if (fuse_parse_cmdline(&args, &o) != 0 || !o.mountpoint) {
 		usage(stderr);
-		return 2;
-	}
-	if (o.show_help || o.show_version) {
-		usage(stdout);
-		return 0;
+		ret = RS_EXIT_USAGE;
+		goto out_args;
 	}
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
 	size = (unsigned int)(ncpu > 0 ? ncpu : 1) + 1;
@@ -469,21 +492,37 @@ int main(int argc, char **argv)
 	if (sh == MAP_FAILED || rs_frame_init(&fstat_, size) ||
 	    rs_frame_init(&frs, size)) {
 		fprintf(stderr, "randstat-fs: out of memory\n");
-		return 1;
+		goto out_args;
 	}
 	sh->size = size;
 	sh->next_fh = 1;
+	{
+		char *rs = slurp(rs_path), why[200];
+
+		/* a module this randstat-fs cannot read: refuse to start */
+		if (rs && rs_randstat_check(rs, why, sizeof(why))) {
+			fprintf(stderr, "randstat-fs: %s: %s: not started%s\n",
+				rs_path, why,
+				strncmp(why, "format version", 14) ? "" :
+				" (install the randstat-fs of the module's version)");
+			free(rs);
+			ret = RS_EXIT_INPUT;
+			goto out_args;
+		}
+		free(rs);
+	}
 	stat_fd = open(stat_path, O_RDONLY | O_CLOEXEC);
 	if (stat_fd < 0 || fstatfs(stat_fd, &sf)) {
 		fprintf(stderr, "randstat-fs: %s: %s\n", stat_path,
 			strerror(errno));
-		return 1;
+		ret = RS_EXIT_INPUT;
+		goto out_args;
 	}
 	if (sf.f_type == FUSE_SUPER_MAGIC) {
 		fprintf(stderr,
 			"randstat-fs: %s is a FUSE file (randstat-fs's already?): unmount it first (randstat-fs-mount unbind)\n",
 			stat_path);
-		return 1;
+		goto out_args;
 	}
 	{
 		/* The file must be readable before we mount over anything. */
@@ -493,13 +532,14 @@ int main(int argc, char **argv)
 		if (r) {
 			fprintf(stderr, "randstat-fs: %s: %s\n", stat_path,
 				strerror(-r));
-			return 1;
+			ret = r == -ENOMEM ? RS_EXIT_FAIL : RS_EXIT_INPUT;
+			goto out_args;
 		}
 		free(s.buf);
 	}
 	se = fuse_session_new(&args, &ops, sizeof(ops), NULL);
 	if (!se)
-		return 1;
+		goto out_args;
 	if (fuse_session_mount(se, o.mountpoint) != 0)
 		goto out_destroy;
 	/* FUSE_INIT, here, so that every worker starts initialised. */
@@ -565,6 +605,7 @@ out_unmount:
 	fuse_session_unmount(se);
 out_destroy:
 	fuse_session_destroy(se);
+out_args:
 	fuse_opt_free_args(&args);
 	free(o.mountpoint);
 	return ret;

@@ -22,6 +22,8 @@
 #include <time.h>
 
 #include "rsexec.h"
+#include "rsexit.h"
+#include "rsjson.h"
 #include "rsparse.h"
 #include "rsreport.h"
 #include "rstop.h"
@@ -29,13 +31,11 @@
 #define PROC_STAT	"/proc/stat"
 #define PROC_RANDSTAT	"/proc/randstat"
 
-/* Exit codes; randstat.1 and --help list them. */
-enum {
-	EXIT_OK,
-	EXIT_USAGE,
-	EXIT_INPUT,	/* unreadable, truncated or damaged input, or version */
-	EXIT_NOMODULE,	/* /proc/randstat is missing */
-};
+/* Exit codes (rsexit.h); randstat.1 and --help list them. */
+#define EXIT_OK		RS_EXIT_OK
+#define EXIT_USAGE	RS_EXIT_USAGE
+#define EXIT_INPUT	RS_EXIT_INPUT
+#define EXIT_NOMODULE	RS_EXIT_NOMODULE
 
 enum output { OUT_TEXT, OUT_JSON, OUT_PROMETHEUS };
 
@@ -57,7 +57,8 @@ struct pair {
 static const char usage_text[] =
 "Usage: randstat [--json | --prometheus] [--stat PATH] [--randstat PATH]\n"
 "                [INTERVAL [COUNT]]\n"
-"       randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n"
+"       randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n"
+"                    [INTERVAL [COUNT]]\n"
 "       randstat exec [--stat FILE] -- CMD [ARGS...]\n"
 "\n"
 "Puts the estimates of randstat's randomized statclock (/proc/randstat)\n"
@@ -77,6 +78,7 @@ static const char usage_text[] =
 "                    Both given N >= 2 times: N captured pairs, one\n"
 "                    interval report per consecutive two (no INTERVAL).\n"
 "  -h, --help        this help\n"
+"  -V, --version     the version\n"
 "\n"
 "randstat top: per process or thread, from the randstat:sample tracepoint\n"
 "(randstat top --help).  randstat exec: a command that sees randstat's\n"
@@ -86,7 +88,8 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 ok, 1 usage error, 2 an input could not be read or parsed\n"
 "(truncated, damaged, unknown format version), 3 the randstat module is\n"
-"not loaded (no /proc/randstat).\n";
+"not loaded (no /proc/randstat), 4 the output could not be written,\n"
+"5 another failure (out of memory).\n";
 
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -123,12 +126,13 @@ static int parse_args(int argc, char **argv, struct options *o)
 		{ "stat", required_argument, NULL, 's' },
 		{ "randstat", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, npos;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 		case 'p':
@@ -144,7 +148,9 @@ static int parse_args(int argc, char **argv, struct options *o)
 			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return EXIT_OK;
+			return rs_output_error("randstat");
+		case 'V':
+			return rs_print_version("randstat");
 		default:
 			return usage_error("unknown option or missing argument: %s",
 					   argv[optind - 1]);
@@ -222,6 +228,9 @@ struct context {
 
 #define CELL	8		/* "%7.2f" and a mark */
 
+/* Before each line of a report: "Average: " in sysstat's average block. */
+static const char *row_prefix = "";
+
 static void cell(char **p, double v, bool mark)
 {
 	if (isnan(v))
@@ -236,6 +245,7 @@ static void put_row(char *buf, char *end)
 	while (end > buf && end[-1] == ' ')
 		end--;
 	*end = '\0';
+	fputs(row_prefix, stdout);
 	puts(buf);
 }
 
@@ -293,6 +303,16 @@ static double mean(uint64_t total, uint64_t n)
 	return n ? (double)total / n : NAN;
 }
 
+/*
+ * The sampler's callbacks: an overrun is an expiry already past when the
+ * callback ran, counted as a sample by that same callback, so cost_ns and
+ * late_ns (one record per callback) are over samples - overruns calls.
+ */
+static uint64_t callbacks(const struct rs_sampler *s)
+{
+	return s->samples > s->overruns ? s->samples - s->overruns : 0;
+}
+
 /* A mean in whole ns, or "-" without samples. */
 static const char *mean_ns(char *buf, size_t size, uint64_t total, uint64_t n)
 {
@@ -308,13 +328,13 @@ static void text_sampler(const struct rs_report *rep)
 	const struct rs_sampler *s = &rep->lines[0].s;
 	char cost[32], late[32];
 
-	printf("sampler: %llu samples over %.1f%% of the time (the rest exact), %llu dormancies, cost mean %s (max %llu ns), late mean %s (max %llu ns), %llu overruns%s\n",
-	       (unsigned long long)s->samples,
+	printf("%ssampler: %llu samples over %.1f%% of the time (the rest exact), %llu dormancies, cost mean %s (max %llu ns), late mean %s (max %llu ns), %llu overruns%s\n",
+	       row_prefix, (unsigned long long)s->samples,
 	       s->elapsed_ns ? 100.0 * s->sampled_ns / s->elapsed_ns : 0.0,
 	       (unsigned long long)s->dormancies,
-	       mean_ns(cost, sizeof(cost), s->cost_ns, s->samples),
+	       mean_ns(cost, sizeof(cost), s->cost_ns, callbacks(s)),
 	       (unsigned long long)s->cost_max_ns,
-	       mean_ns(late, sizeof(late), s->late_ns, s->samples),
+	       mean_ns(late, sizeof(late), s->late_ns, callbacks(s)),
 	       (unsigned long long)s->late_max_ns,
 	       (unsigned long long)s->overruns,
 	       rep->interval ? "; maxima since the start" : "");
@@ -335,7 +355,8 @@ static void text_legend(struct context *ctx, const struct rs_report *rep)
 		puts("Shares of each source's own total over each interval, from the deltas of both files.");
 	else
 		puts("Shares of each source's own total: randstat counts since it was loaded or reset,\n"
-		     "/proc/stat since boot, so the two cover different times.");
+		     "/proc/stat since boot, so the two cover different times and are compared\n"
+		     "only if they cover the same span.");
 	puts("A '*' marks a /proc/stat share outside randstat's 95% interval.  Source\n"
 	     "'exact': a CPU randstat serves from the kernel's exact (nohz_full) accounting;\n"
 	     "an idle CPU's idle time is exact too while its sampler sleeps.");
@@ -354,7 +375,7 @@ static void print_text(struct context *ctx, const struct rs_report *rep)
 		putchar('\n');
 	}
 	for (i = 0; i < rep->nnotes; i++)
-		printf("note: %s\n", rep->notes[i]);
+		printf("%snote: %s\n", row_prefix, rep->notes[i]);
 	if (!rep->nlines)
 		return;
 	text_header();
@@ -365,126 +386,112 @@ static void print_text(struct context *ctx, const struct rs_report *rep)
 
 /* --- JSON ------------------------------------------------------------ */
 
-static void json_string(const char *s)
+static struct json_object *json_classes(const double *v)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void json_number(double v, int prec)
-{
-	if (isnan(v))
-		fputs("null", stdout);
-	else
-		printf("%.*f", prec, v);
-}
-
-static void json_classes(const char *key, const double *v)
-{
+	struct json_object *o = json_object_new_object();
 	int i;
 
-	printf(",\"%s\":{", key);
-	for (i = 0; i < RS_NDISP; i++) {
-		printf("%s\"%s\":", i ? "," : "", rs_disp_name[i]);
-		json_number(v[i], 4);
-	}
-	putchar('}');
+	for (i = 0; o && i < RS_NDISP; i++)
+		rs_json_add(o, rs_disp_name[i], rs_json_fixed(v[i], 4));
+	return o;
 }
 
-static void json_sampler(const struct rs_sampler *s, bool all)
+static struct json_object *json_sampler(const struct rs_sampler *s)
 {
-	if (!all)
-		printf(",\"mode\":\"%s\",\"dormant\":%s", s->exact ? "exact" : "sampled",
-		       s->dormant ? "true" : "false");
-	printf(",\"sampler\":{\"samples\":%llu,\"sampled_s\":%.6f,\"dormancies\":%llu,\"overruns\":%llu,\"cost_mean_ns\":",
-	       (unsigned long long)s->samples, s->sampled_ns / 1e9,
-	       (unsigned long long)s->dormancies,
-	       (unsigned long long)s->overruns);
-	json_number(mean(s->cost_ns, s->samples), 1);
-	printf(",\"cost_max_ns\":%llu,\"late_mean_ns\":",
-	       (unsigned long long)s->cost_max_ns);
-	json_number(mean(s->late_ns, s->samples), 1);
-	printf(",\"late_max_ns\":%llu}", (unsigned long long)s->late_max_ns);
+	struct json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	rs_json_add(o, "samples", rs_json_u64(s->samples));
+	rs_json_add(o, "sampled_s", rs_json_fixed(s->sampled_ns / 1e9, 6));
+	rs_json_add(o, "dormancies", rs_json_u64(s->dormancies));
+	rs_json_add(o, "overruns", rs_json_u64(s->overruns));
+	rs_json_add(o, "cost_mean_ns",
+		    rs_json_fixed(mean(s->cost_ns, callbacks(s)), 1));
+	rs_json_add(o, "cost_max_ns", rs_json_u64(s->cost_max_ns));
+	rs_json_add(o, "late_mean_ns",
+		    rs_json_fixed(mean(s->late_ns, callbacks(s)), 1));
+	rs_json_add(o, "late_max_ns", rs_json_u64(s->late_max_ns));
+	return o;
 }
 
-static void json_line(const struct rs_line *l)
+static struct json_object *json_line(const struct rs_line *l)
 {
-	const char *sep = "";
+	struct json_object *o = json_object_new_object(), *x, *out;
+	char cpu[16];
 	int i;
 
+	if (!o)
+		return NULL;
 	if (l->cpu == RS_ALL)
-		fputs("{\"cpu\":\"all\",\"randstat\":", stdout);
+		strcpy(cpu, "all");
 	else
-		printf("{\"cpu\":\"%d\",\"randstat\":", l->cpu);
+		snprintf(cpu, sizeof(cpu), "%d", l->cpu);
+	rs_json_add(o, "cpu", rs_json_str(cpu));
+	x = NULL;
+	if (l->has_rs && (x = json_object_new_object())) {
+		rs_json_add(x, "seconds", rs_json_fixed(l->rs_seconds, 6));
+		rs_json_add(x, "samples", rs_json_u64(l->n));
+		rs_json_add(x, "pct", json_classes(l->rs));
+		rs_json_add(x, "ci95", json_classes(l->hw));
+	}
+	rs_json_add(o, "randstat", x);
+	x = NULL;
+	if (l->has_stat && (x = json_object_new_object())) {
+		rs_json_add(x, "seconds", rs_json_fixed(l->stat_seconds, 2));
+		rs_json_add(x, "pct", json_classes(l->st));
+	}
+	rs_json_add(o, "stat", x);
+	rs_json_add(o, "compared", rs_json_bool(l->compared));
+	out = json_object_new_array();
+	for (i = 0; out && i < RS_NDISP; i++)
+		if (l->outside[i])
+			json_object_array_add(out, rs_json_str(rs_disp_name[i]));
+	rs_json_add(o, "outside", out);
 	if (l->has_rs) {
-		printf("{\"seconds\":%.6f,\"samples\":%llu", l->rs_seconds,
-		       (unsigned long long)l->n);
-		json_classes("pct", l->rs);
-		json_classes("ci95", l->hw);
-		putchar('}');
-	} else {
-		fputs("null", stdout);
-	}
-	fputs(",\"stat\":", stdout);
-	if (l->has_stat) {
-		printf("{\"seconds\":%.2f", l->stat_seconds);
-		json_classes("pct", l->st);
-		putchar('}');
-	} else {
-		fputs("null", stdout);
-	}
-	fputs(",\"outside\":[", stdout);
-	for (i = 0; i < RS_NDISP; i++) {
-		if (l->outside[i]) {
-			printf("%s\"%s\"", sep, rs_disp_name[i]);
-			sep = ",";
+		if (l->cpu != RS_ALL) {
+			rs_json_add(o, "mode", rs_json_str(l->s.exact ? "exact" :
+							   "sampled"));
+			rs_json_add(o, "dormant", rs_json_bool(l->s.dormant));
 		}
+		rs_json_add(o, "sampler", json_sampler(&l->s));
 	}
-	putchar(']');
-	if (l->has_rs)
-		json_sampler(&l->s, l->cpu == RS_ALL);
-	putchar('}');
+	return o;
 }
 
-static void print_json(struct context *ctx, const struct rs_report *rep)
+static int print_json(struct context *ctx, const struct rs_report *rep)
 {
+	struct json_object *o = json_object_new_object(), *a;
 	struct timespec now;
+	char t[32];
 	unsigned int i;
 
+	if (!o)
+		return -1;
 	clock_gettime(CLOCK_REALTIME, &now);
-	printf("{\"format\":%d,\"mode\":\"%s\",\"time\":%lld.%03ld,\"interval_s\":",
-	       RS_FORMAT_VERSION, rep->interval ? "interval" : "since_start",
-	       (long long)now.tv_sec, now.tv_nsec / 1000000);
-	json_number(ctx->wall, 3);
-	printf(",\"law\":\"%s\",\"floor_ns\":%llu,\"mean_ns\":%llu",
-	       rs_law_name[rep->law], (unsigned long long)rep->floor_ns,
-	       (unsigned long long)rep->mean_ns);
-	printf(",\"tmin_ns\":%llu,\"tmax_ns\":%llu,\"reset\":%s,\"notes\":[",
-	       (unsigned long long)rep->tmin_ns,
-	       (unsigned long long)rep->tmax_ns,
-	       rep->reset ? "true" : "false");
-	for (i = 0; i < rep->nnotes; i++) {
-		if (i)
-			putchar(',');
-		json_string(rep->notes[i]);
-	}
-	fputs("],\"cpus\":[", stdout);
-	for (i = 0; i < rep->nlines; i++) {
-		if (i)
-			putchar(',');
-		json_line(&rep->lines[i]);
-	}
-	puts("]}");
+	snprintf(t, sizeof(t), "%lld.%03ld", (long long)now.tv_sec,
+		 now.tv_nsec / 1000000);
+	rs_json_add(o, "version", json_object_new_int(RS_JSON_VERSION));
+	rs_json_add(o, "format", json_object_new_int(RS_FORMAT_VERSION));
+	rs_json_add(o, "mode", rs_json_str(rep->interval ? "interval" :
+					   "since_start"));
+	rs_json_add(o, "time", json_object_new_double_s(now.tv_sec, t));
+	rs_json_add(o, "interval_s", rs_json_fixed(ctx->wall, 3));
+	rs_json_add(o, "law", rs_json_str(rs_law_name[rep->law]));
+	rs_json_add(o, "floor_ns", rs_json_u64(rep->floor_ns));
+	rs_json_add(o, "mean_ns", rs_json_u64(rep->mean_ns));
+	rs_json_add(o, "tmin_ns", rs_json_u64(rep->tmin_ns));
+	rs_json_add(o, "tmax_ns", rs_json_u64(rep->tmax_ns));
+	rs_json_add(o, "reset", rs_json_bool(rep->reset));
+	a = json_object_new_array();
+	for (i = 0; a && i < rep->nnotes; i++)
+		json_object_array_add(a, rs_json_str(rep->notes[i]));
+	rs_json_add(o, "notes", a);
+	a = json_object_new_array();
+	for (i = 0; a && i < rep->nlines; i++)
+		json_object_array_add(a, json_line(&rep->lines[i]));
+	rs_json_add(o, "cpus", a);
+	return rs_json_print(stdout, o);
 }
 
 /* --- Prometheus ------------------------------------------------------- */
@@ -589,11 +596,27 @@ static bool prom_shown(const struct rs_cpu *c)
 	return c->counted && (c->listed || c->s.online || c->s.elapsed_ns);
 }
 
+/*
+ * What is said whatever happens: the release, and whether /proc/randstat
+ * could be read (0: the module not loaded, or the file unreadable or of
+ * another format; the exit code and stderr say which).
+ */
+static void print_prometheus_up(bool up)
+{
+	printf("# HELP randstat_build_info The randstat reader's release (always 1).\n"
+	       "# TYPE randstat_build_info gauge\n"
+	       "randstat_build_info{version=\"%s\"} 1\n", RS_VERSION);
+	printf("# HELP randstat_up 1 if /proc/randstat was read, 0 if not (the module not loaded, or the file unreadable or of another format).\n"
+	       "# TYPE randstat_up gauge\n"
+	       "randstat_up %d\n", up);
+}
+
 static void print_prometheus(const struct rs_snap *rs)
 {
 	const struct prom_family *f;
 	unsigned int cpu;
 
+	print_prometheus_up(true);
 	for (f = prom_families;
 	     f < prom_families + sizeof(prom_families) / sizeof(*f); f++) {
 		printf("# HELP %s %s\n# TYPE %s %s\n", f->name, f->help,
@@ -614,11 +637,13 @@ static double seconds_between(const struct timespec *a,
 
 static int emit(struct context *ctx, const struct rs_report *rep)
 {
-	if (ctx->o->out == OUT_JSON)
-		print_json(ctx, rep);
-	else
+	if (ctx->o->out == OUT_JSON && print_json(ctx, rep) && !ferror(stdout)) {
+		fputs("randstat: out of memory\n", stderr);
+		return RS_EXIT_FAIL;
+	}
+	if (ctx->o->out != OUT_JSON)
 		print_text(ctx, rep);
-	return fflush(stdout) ? EXIT_INPUT : -1;
+	return rs_output_error("randstat") ? RS_EXIT_OUTPUT : -1;
 }
 
 static int report_interval(struct context *ctx, const struct pair *a,
@@ -629,7 +654,7 @@ static int report_interval(struct context *ctx, const struct pair *a,
 
 	if (rs_report_interval(&rep, &a->stat, &a->rs, &b->stat, &b->rs)) {
 		fprintf(stderr, "randstat: out of memory\n");
-		ret = EXIT_INPUT;
+		ret = RS_EXIT_FAIL;
 	} else {
 		ret = emit(ctx, &rep);
 	}
@@ -637,17 +662,31 @@ static int report_interval(struct context *ctx, const struct pair *a,
 	return ret;
 }
 
+/* Files named on the command line: captured, so no time of day. */
+static bool o_pairs(const struct context *ctx)
+{
+	return ctx->o->nrs || ctx->o->nstat;
+}
+
 static int run_since_start(struct context *ctx)
 {
 	struct rs_report rep;
+	char title[64];
 	struct pair p;
 	int ret = read_pair(ctx->o, 0, &p);
 
 	if (ret >= 0)
 		return ret;
+	if (!o_pairs(ctx)) {
+		time_t now = time(NULL);
+
+		strftime(title, sizeof(title), "%H:%M:%S  since the counters started",
+			 localtime(&now));
+		ctx->title = title;
+	}
 	if (rs_report_since_start(&rep, &p.stat, &p.rs)) {
 		fprintf(stderr, "randstat: out of memory\n");
-		ret = EXIT_INPUT;
+		ret = RS_EXIT_FAIL;
 	} else {
 		ret = emit(ctx, &rep);
 	}
@@ -672,20 +711,24 @@ static void sleep_until(const struct timespec *start, double offset)
 		;
 }
 
-/* captured pairs (sleep == false) or live reads every INTERVAL. */
+/*
+ * captured pairs (sleep == false) or live reads every INTERVAL.  After
+ * two reports or more, the text output ends, as sysstat's do, with an
+ * "Average:" block: the report between the first read and the last, each
+ * of its lines prefixed "Average: ".
+ */
 static int run_intervals(struct context *ctx, bool sleep)
 {
 	const struct options *o = ctx->o;
 	unsigned long long k, last = sleep ? o->count : o->nrs - 1;
-	struct pair p[2];
+	struct pair first, p[2], *a = &first, *b;
 	char title[64];
-	int ret = read_pair(o, 0, &p[0]);
+	int ret = read_pair(o, 0, &first);
 
 	if (ret >= 0)
 		return ret;
 	for (k = 1; ret < 0 && (!last || k <= last); k++) {
-		struct pair *a = &p[(k - 1) % 2], *b = &p[k % 2];
-
+		b = &p[k % 2];
 		if (sleep)
 			sleep_until(&a->when, o->interval);
 		ret = read_pair(o, k, b);
@@ -703,9 +746,20 @@ static int run_intervals(struct context *ctx, bool sleep)
 		}
 		ctx->title = title;
 		ret = report_interval(ctx, a, b);
-		pair_free(a);
+		if (a != &first)
+			pair_free(a);
+		a = b;
 	}
-	pair_free(&p[(k - 1) % 2]);
+	if (ret < 0 && o->out == OUT_TEXT && k - 1 >= 2) {	/* reports made */
+		ctx->title = "Average:";
+		ctx->wall = sleep ? seconds_between(&first.when, &a->when) : NAN;
+		row_prefix = "Average: ";
+		ret = report_interval(ctx, &first, a);
+		row_prefix = "";
+	}
+	if (a != &first)
+		pair_free(a);
+	pair_free(&first);
 	return ret;
 }
 
@@ -716,11 +770,15 @@ static int run(const struct options *o)
 	struct rs_snap rs;
 
 	if (o->out == OUT_PROMETHEUS) {
-		if (rs_load_randstat(rs_path(o, 0), &rs, &err))
-			return input_error(&err, !o->nrs);
+		if (rs_load_randstat(rs_path(o, 0), &rs, &err)) {
+			int ret = input_error(&err, !o->nrs);
+
+			print_prometheus_up(false);
+			return rs_output_error("randstat") ? RS_EXIT_OUTPUT : ret;
+		}
 		print_prometheus(&rs);
 		rs_snap_free(&rs);
-		return fflush(stdout) ? EXIT_INPUT : EXIT_OK;
+		return rs_output_error("randstat");
 	}
 	if (o->nrs > 1)
 		return run_intervals(&ctx, false);
@@ -737,7 +795,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "exec"))
 		return rs_exec_main(argc - 1, argv + 1);
 	if (rs_unprivileged())
-		return EXIT_USAGE;
+		return RS_EXIT_FAIL;
 	if (argc > 1 && !strcmp(argv[1], "top"))
 		return rs_top_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));

@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <grp.h>
+#include <pwd.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include <unistd.h>
 
 #include "rsexec.h"
+#include "rsexit.h"
 
 #define RS_EXEC_STAT "/run/randstat-fs/stat"
 #define FUSE_SUPER_MAGIC 0x65735546
@@ -56,6 +58,31 @@ static int target_ids(uid_t *uid, gid_t *gid, int *sudo)
 	*gid = (gid_t)g;
 	*sudo = 1;
 	return 0;
+}
+
+/**
+ * rs_exec_setgroups() - the supplementary groups a login of @uid gets
+ * @uid: the user
+ * @gid: their primary group
+ *
+ * initgroups(): @gid and every group the group database lists the user
+ * in, as login and sudo itself give them (setgroups(1, &gid) dropped the
+ * user's supplementary groups).  A uid with no name in the user database
+ * has no supplementary group: @gid alone.  Needs CAP_SETGID.
+ *
+ * Return: 0, or -1 with errno set.
+ */
+int rs_exec_setgroups(uid_t uid, gid_t gid)
+{
+	struct passwd *pw;
+
+	errno = 0;
+	pw = getpwuid(uid);
+	if (pw)
+		return initgroups(pw->pw_name, gid);
+	if (errno)
+		return -1;
+	return setgroups(1, &gid);
 }
 
 int rs_unprivileged(void)
@@ -94,9 +121,15 @@ int rs_exec_main(int argc, char **argv)
 			printf("Usage: randstat exec [--stat FILE] -- CMD [ARGS...]\n"
 			       "Runs CMD with FILE (default %s, randstat-fs's)\n"
 			       "as its /proc/stat, in a private mount namespace, as the caller.\n"
-			       "Needs root (sudo) or a setuid-root install.\n",
+			       "Needs root (sudo) or a setuid-root install.\n"
+			       "\n"
+			       "Exit status: CMD's; 125 randstat exec's own failure or usage\n"
+			       "error, 126 CMD could not be run, 127 CMD not found.\n",
 			       RS_EXEC_STAT);
-			return 0;
+			return rs_output_error("randstat exec") ? 125 : 0;
+		} else if (!strcmp(argv[i], "-V") ||
+			   !strcmp(argv[i], "--version")) {
+			return rs_print_version("randstat exec") ? 125 : 0;
 		} else {
 			break;
 		}
@@ -130,10 +163,10 @@ int rs_exec_main(int argc, char **argv)
 	/*
 	 * Back to the caller, for good, before running anything of theirs.
 	 * Setuid, the supplementary groups are already the caller's; under
-	 * sudo they are root's: replace them with the caller's primary group.
+	 * sudo they are root's: replace them with the caller's own.
 	 */
-	if (sudo && setgroups(1, &gid))
-		return fail("setgroups", NULL);
+	if (sudo && rs_exec_setgroups(uid, gid))
+		return fail("setting the caller's groups", NULL);
 	if (setgid(gid) || setuid(uid))
 		return fail("dropping to the caller's uid and gid", NULL);
 	if (getuid() != uid || geteuid() != uid || getgid() != gid ||

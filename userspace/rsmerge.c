@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rsmerge.h"
+#include "rsparse.h"	/* RS_FORMAT_VERSION only */
 
 int rs_frame_init(struct rs_frame *f, unsigned int size)
 {
@@ -106,6 +107,52 @@ unsigned int rs_frame_parse(struct rs_frame *f, const char *text)
 		p += len + (nl != NULL);
 	}
 	return found;
+}
+
+/* Does LINE (LEN bytes) start as a cpu line does: "cpu " or "cpuN "? */
+static int looks_like_cpu_line(const char *line, size_t len)
+{
+	size_t i = 3;
+
+	if (len < 4 || memcmp(line, "cpu", 3) != 0)
+		return 0;
+	while (i < len && is_digit(line[i]))
+		i++;
+	return i < len && line[i] == ' ';
+}
+
+int rs_randstat_check(const char *text, char *why, size_t size)
+{
+	unsigned long long v[RS_NCOL], version;
+	const char *p = text, *nl, *q;
+	unsigned int idx, lineno = 0;
+	size_t len;
+
+	q = p + strlen("randstat ");
+	if (strncmp(p, "randstat ", strlen("randstat ")) ||
+	    !number(&q, q + 20, &version) || (*q != ' ' && *q != '\n')) {
+		snprintf(why, size, "line 1: no 'randstat VERSION' header: '%.40s'",
+			 p);
+		return -1;
+	}
+	if (version != RS_FORMAT_VERSION) {
+		snprintf(why, size, "format version %llu, this randstat-fs reads %d",
+			 version, RS_FORMAT_VERSION);
+		return -1;
+	}
+	while (*p) {
+		nl = strchr(p, '\n');
+		len = nl ? (size_t)(nl - p) : strlen(p);
+		lineno++;
+		if (looks_like_cpu_line(p, len) &&
+		    !rs_cpu_line(p, len, &idx, v)) {
+			snprintf(why, size, "line %u: a damaged cpu line: '%.*s'",
+				 lineno, (int)(len > 60 ? 60 : len), p);
+			return -1;
+		}
+		p += len + (nl != NULL);
+	}
+	return 0;
 }
 
 unsigned int rs_carry_step(struct rs_carry_line *c, unsigned int size,

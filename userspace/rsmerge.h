@@ -52,6 +52,17 @@ int rs_cpu_line(const char *line, size_t len, unsigned int *idx,
 unsigned int rs_frame_parse(struct rs_frame *f, const char *text);
 
 /*
+ * rs_randstat_check: is TEXT a /proc/randstat this randstat-fs can serve?
+ * Its header must be "randstat V ..." with V the format version the
+ * reader knows (RS_FORMAT_VERSION, rsparse.h), and every line that starts
+ * like a cpu line ("cpu " or "cpuN ") must be one (rs_cpu_line()).
+ * Returns 0, or -1 with the reason in WHY (SIZE bytes), such as
+ * "format version 4, this randstat-fs reads 3" or "line 3: a damaged cpu
+ * line: 'cpu1 1 2 3'".
+ */
+int rs_randstat_check(const char *text, char *why, size_t size);
+
+/*
  * rs_carry_step: one served frame.  For each line present in STAT, its
  * source is RS's line of the same name if RS is non-NULL and has it, else
  * STAT's own.  C (SIZE entries, zeroed before the first step) is updated:

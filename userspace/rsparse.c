@@ -208,7 +208,7 @@ static enum rs_status lex_numbers(struct rs_lex *lx, const char *what,
 static enum rs_status lex_exact(struct rs_lex *lx, const char *what,
 				uint64_t *v, unsigned int n)
 {
-	unsigned int count;
+	unsigned int count = 0;	/* set on RS_OK; gcc -O3 cannot tell */
 	enum rs_status st = lex_numbers(lx, what, v, n, &count);
 
 	if (st)

@@ -5,12 +5,16 @@
  * Each class's share is taken of its own source's total, the sum of the
  * first eight columns (guest is already inside user, guest_nice inside
  * nice).  Each sample of randstat falls in class k with probability p_k,
- * so the sample proportion is binomial and its 95% half-width is
- * 1.96 * sqrt(p (1 - p) / n), n the CPU's samples.  randstat's shares come
- * from the sample counts of the interval (the module's estimator: every
- * sample weighs the same), scaled to the part of the time that is not
- * steal.  Steal is read from the kernel's steal clock, not sampled, so it
- * has no interval.
+ * so the sample proportion is binomial; its 95% interval is Clopper and
+ * Pearson's (Wilson's for large counts, rs_prop_ci95()), which holds at
+ * p^ = 0 or 1 and at a single sample, where the normal approximation's
+ * 1.96 sqrt(p^ (1 - p^) / n) is 0.  randstat's shares come from the sample
+ * counts of the interval (the module's estimator: every sample weighs the
+ * same), times the CPU's sampled time, plus its exact time, which adds
+ * nothing to the interval.  The all row adds the CPUs' variances, each
+ * CPU's taken as (its half-width / 1.96)^2 (a normal sum over CPUs).
+ * Steal is read from the kernel's steal clock, not sampled, so it has no
+ * interval.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -19,6 +23,9 @@
 #include <string.h>
 
 #include "rsreport.h"
+
+/* Clopper-Pearson's interval below this many samples in or out of a class */
+#define CP_EXACT_MAX		50
 
 /* A difference smaller than this does not show in the printed digits. */
 #define RS_PRINT_RESOLUTION	0.005
@@ -46,22 +53,102 @@ struct rs_sums {
 	double var[RS_NDISP];	/* its variance, ns^2 */
 };
 
+/* The binomial law's P(X <= k), n trials of chance p, k < CP_EXACT_MAX. */
+static double binom_cdf(uint64_t k, uint64_t n, double p)
+{
+	double lp = log(p), lq = log1p(-p), l[CP_EXACT_MAX], m, lc, sum = 0;
+	uint64_t j;
+
+	if (p <= 0)
+		return 1;
+	if (p >= 1)
+		return k >= n ? 1 : 0;
+	/*
+	 * The terms C(n, j) p^j q^(n-j) in logs (no underflow for large n),
+	 * log C(n, j) a sum of j small logs: no cancellation of lgamma(n)'s.
+	 */
+	for (j = 0, lc = 0; j <= k; j++) {
+		l[j] = lc + j * lp + (n - j) * lq;
+		lc += log((double)(n - j)) - log(j + 1.0);
+	}
+	for (m = l[0], j = 1; j <= k; j++)
+		m = fmax(m, l[j]);
+	for (j = 0; j <= k; j++)
+		sum += exp(l[j] - m);
+	return fmin(1, exp(m + log(sum)));
+}
+
+/* The p at which P(X <= k) = target; P(X <= k) falls as p grows. */
+static double binom_solve(uint64_t k, uint64_t n, double target)
+{
+	double lo = 0, hi = 1, mid;
+	int i;
+
+	for (i = 0; i < 60; i++) {
+		mid = (lo + hi) / 2;
+		if (binom_cdf(k, n, mid) > target)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/**
+ * rs_prop_ci95() - the 95% interval of a binomial proportion
+ * @k: successes (samples in the class)
+ * @n: trials (samples in all), at least 1
+ * @lo: out: the lower end, a fraction
+ * @hi: out: the upper end
+ *
+ * Clopper and Pearson's exact interval where k or n - k is below
+ * CP_EXACT_MAX: the p for which k or more, or k or fewer, successes have
+ * a chance of 2.5%; it covers the true p at least 95% of the time
+ * whatever p and n, so it holds at p^ = 0 or 1 and at n = 1 (at k = 0
+ * it is [0, 1 - 0.025^(1/n)]).  Where both are CP_EXACT_MAX or more,
+ * Wilson's score interval, which is then within 1% of it and cheaper
+ * (Brown, Cai and DasGupta, Statist. Sci. 16 (2001): its coverage dips
+ * below 95% only for small k or n - k).
+ */
+void rs_prop_ci95(uint64_t k, uint64_t n, double *lo, double *hi)
+{
+	double p, z2, c, h, a, b;
+	uint64_t m = k < n - k ? k : n - k;
+
+	if (m < CP_EXACT_MAX) {
+		/* solve for the smaller count; the other end by symmetry */
+		a = m ? binom_solve(m - 1, n, 1 - 0.025) : 0;
+		b = binom_solve(m, n, 0.025);
+		*lo = k == m ? a : 1 - b;
+		*hi = k == m ? b : 1 - a;
+		return;
+	}
+	p = (double)k / n;
+	z2 = RS_Z95 * RS_Z95;
+	c = (p + z2 / (2.0 * n)) / (1 + z2 / n);
+	h = RS_Z95 / (1 + z2 / n) * sqrt(p * (1 - p) / n + z2 / (4.0 * n * n));
+	*lo = c - h;
+	*hi = c + h;
+}
+
 /**
  * rs_halfwidth95() - half-width of the 95% interval of a proportion
  * @k: samples in the class
  * @n: samples in all
  *
- * Return: 1.96 * sqrt(p (1 - p) / n) with p = k / n, as a fraction;
- * NAN when there is no sample.
+ * Return: the distance from p^ = k / n to the farther end of
+ * rs_prop_ci95()'s interval, as a fraction, so that p^ +- it holds that
+ * interval (and covers p at least as often); NAN when there is no sample.
  */
 double rs_halfwidth95(uint64_t k, uint64_t n)
 {
-	double p;
+	double p, lo, hi;
 
 	if (!n)
 		return NAN;
 	p = (double)k / n;
-	return RS_Z95 * sqrt(p * (1 - p) / n);
+	rs_prop_ci95(k, n, &lo, &hi);
+	return fmax(p - lo, hi - p);
 }
 
 static uint64_t sat_sub(uint64_t a, uint64_t b)
@@ -106,14 +193,17 @@ void rs_shares(const struct rs_row *r, double pct[RS_NDISP])
  * Class k's time is k's share of the samples times the sampled time,
  * plus its exact time (format 3: steal, a dormant CPU's idle and iowait,
  * every class of a CPU in mode exact).  The share of the samples is a
- * binomial proportion: its variance is p (1 - p) / n.
+ * binomial proportion; @var is (S h / 1.96)^2, S the sampled time and h
+ * rs_halfwidth95() of the counts, so 1.96 sqrt(@var) is that interval's
+ * half-width in ns.  With no sample, the share of the sampled time is
+ * unknown: h is 1.
  */
 void rs_estimate(const struct rs_row *samples, const struct rs_row *exact,
 		 uint64_t sampled_ns, double est[RS_NDISP],
 		 double var[RS_NDISP])
 {
 	uint64_t k[RS_NDISP], x[RS_NDISP], n = rs_row_time(samples);
-	double p;
+	double p, sd;
 	int i;
 
 	rs_disp(samples, k);
@@ -121,7 +211,8 @@ void rs_estimate(const struct rs_row *samples, const struct rs_row *exact,
 	for (i = 0; i < RS_NDISP; i++) {
 		p = n ? (double)k[i] / n : 0;
 		est[i] = p * sampled_ns + x[i];
-		var[i] = n ? (double)sampled_ns * sampled_ns * p * (1 - p) / n : 0;
+		sd = sampled_ns * (n ? rs_halfwidth95(k[i], n) : 1) / RS_Z95;
+		var[i] = sd * sd;
 	}
 }
 
@@ -222,8 +313,27 @@ static bool is_outside(double rs, double hw, double st)
 	return fabs(st - rs) > fmax(hw, RS_PRINT_RESOLUTION);
 }
 
+/*
+ * Do randstat and /proc/stat cover the same span?  Between two reads,
+ * yes: both are deltas.  Since the start, randstat counts from its load
+ * or reset and /proc/stat from boot; they cover the same time only if
+ * their seconds agree to /proc/stat's resolution, a tick truncated per
+ * CPU and per column (RS_NTIME of them).  Else a share of one is no
+ * measure of the other's error, and nothing is marked.
+ */
+static bool same_span(const struct rs_line *l, bool interval,
+		      unsigned int ncpu, uint64_t user_hz)
+{
+	if (interval)
+		return true;
+	if (isnan(l->rs_seconds) || isnan(l->stat_seconds) || !user_hz)
+		return false;
+	return fabs(l->rs_seconds - l->stat_seconds) <=
+	       (double)ncpu * RS_NTIME / user_hz;
+}
+
 static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
-		      uint64_t user_hz)
+		      uint64_t user_hz, bool interval, unsigned int ncpu)
 {
 	double el = in->s.elapsed_ns;
 	int i;
@@ -237,6 +347,7 @@ static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
 	l->stat_seconds = in->has_stat ?
 			  (double)rs_row_time(&in->ticks) / user_hz : NAN;
 	l->s = in->s;
+	l->compared = same_span(l, interval, ncpu, user_hz);
 	rs_shares(&in->ticks, l->st);
 	for (i = 0; i < RS_NDISP; i++) {
 		/* share: estimate over elapsed; 95%: 1.96 standard errors */
@@ -245,7 +356,8 @@ static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
 			   100 * RS_Z95 * sqrt(in->var[i]) / el : NAN;
 		if (!in->has_stat)
 			l->st[i] = NAN;
-		l->outside[i] = is_outside(l->rs[i], l->hw[i], l->st[i]);
+		l->outside[i] = l->compared &&
+				is_outside(l->rs[i], l->hw[i], l->st[i]);
 	}
 }
 
@@ -281,7 +393,7 @@ static int add_line(struct rs_report *rep, int cpu, const struct rs_sums *in,
 	if (!lines)
 		return -1;
 	rep->lines = lines;
-	line_fill(&lines[rep->nlines++], cpu, in, user_hz);
+	line_fill(&lines[rep->nlines++], cpu, in, user_hz, rep->interval, 1);
 	return 0;
 }
 
@@ -371,7 +483,8 @@ static int since_start_cpu(struct rs_report *rep, const struct rs_snap *stat,
  *
  * A row for each CPU online in either file; the all row sums randstat over
  * every CPU it has counters for, and takes /proc/stat's cpu line, which
- * also sums every possible CPU.
+ * also sums every possible CPU.  A row whose two sources cover different
+ * spans (same_span()) has no marks, and the report a note saying so.
  *
  * Return: 0, or -1 out of memory.
  */
@@ -390,7 +503,16 @@ int rs_report_since_start(struct rs_report *rep, const struct rs_snap *stat,
 			return -1;
 	all.has_stat = true;
 	all.ticks = stat->all;
-	line_fill(&rep->lines[0], RS_ALL, &all, rs->user_hz);
+	line_fill(&rep->lines[0], RS_ALL, &all, rs->user_hz, false,
+		  max_ncpu(stat, rs));
+	for (i = 0; i < rep->nlines; i++)
+		if (rep->lines[i].has_rs && rep->lines[i].has_stat &&
+		    !rep->lines[i].compared)
+			break;
+	if (i < rep->nlines &&
+	    add_note(rep, "the spans differ: randstat covers %.3f s (since it was loaded or reset), /proc/stat %.3f s (since boot), so no share is marked; 'randstat INTERVAL' compares the same span",
+		     rep->lines[0].rs_seconds, rep->lines[0].stat_seconds))
+		return -1;
 	return 0;
 }
 
@@ -558,7 +680,7 @@ int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 		rep->nlines = 0;
 		return 0;
 	}
-	line_fill(&rep->lines[0], RS_ALL, &all, rs1->user_hz);
+	line_fill(&rep->lines[0], RS_ALL, &all, rs1->user_hz, true, n);
 	return 0;
 }
 

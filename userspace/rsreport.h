@@ -43,6 +43,7 @@ struct rs_line {
 	double rs[RS_NDISP];	/* randstat's shares, percent; NAN: none */
 	double hw[RS_NDISP];	/* their 95% half-widths, percent points */
 	double st[RS_NDISP];	/* /proc/stat's shares, percent */
+	bool compared;		/* the two cover the same span: marks made */
 	bool outside[RS_NDISP];	/* /proc/stat is outside randstat's interval */
 	struct rs_sampler s;	/* the sampler's counts over the report */
 };
@@ -61,6 +62,7 @@ struct rs_report {
 	char **notes;		/* what the reader has to be told */
 };
 
+void rs_prop_ci95(uint64_t k, uint64_t n, double *lo, double *hi);
 double rs_halfwidth95(uint64_t k, uint64_t n);
 void rs_disp(const struct rs_row *r, uint64_t d[RS_NDISP]);
 void rs_shares(const struct rs_row *r, double pct[RS_NDISP]);

@@ -437,8 +437,7 @@ static void set_comm(struct rs_task *r, const char *comm, int rank)
 {
 	if (rank <= r->comm_rank)
 		return;
-	/* comm may fill its RS_COMM_LEN bytes with no NUL: read no more. */
-	snprintf(r->comm, RS_COMM_LEN, "%.*s", RS_COMM_LEN - 1, comm);
+	snprintf(r->comm, sizeof(r->comm), "%.*s", RS_COMM_LEN - 1, comm);
 	r->comm_rank = rank;
 }
 
@@ -521,6 +520,36 @@ int rs_tasks_add_kernel(struct rs_tasks *t, const struct rs_pscan *before,
 		r->dutime = du;
 		r->dstime = ds;
 		set_comm(r, b->comm, COMM_PROC);
+	}
+	return 0;
+}
+
+/**
+ * rs_tasks_want() - rows for some processes, whatever they did
+ * @t: the interval's tasks
+ * @after: /proc read at the end of the interval
+ * @pids: the processes (randstat top -p)
+ * @n: how many
+ *
+ * Each task of @after that is one of @pids (with threads, one of their
+ * threads) gets a row, samples or not, so that an idle process asked for
+ * is shown; call it before rs_tasks_add_kernel().
+ *
+ * Return: 0, or -1 out of memory.
+ */
+int rs_tasks_want(struct rs_tasks *t, const struct rs_pscan *after,
+		  const int *pids, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < after->n; i++) {
+		const struct rs_pstat *b = &after->v[i];
+		int id = t->threads ? b->tgid : b->id;
+
+		for (j = 0; j < n && pids[j] != id; j++)
+			;
+		if (j < n && !task_find(t, b->id) && !task_get(t, b->id, b->tgid))
+			return -1;
 	}
 	return 0;
 }
@@ -617,6 +646,39 @@ size_t rs_tasks_rank(struct rs_tasks *t)
 	for (i = 0; i < t->n && shown(&t->v[i]); i++)
 		;
 	return i;
+}
+
+/**
+ * rs_tasks_keep() - only the rows of some processes (randstat top -p)
+ * @t: the interval's tasks, ranked (rs_tasks_rank())
+ * @pids: the processes' ids
+ * @n: how many
+ *
+ * Keeps, in their order, the rows of those processes (with threads, of
+ * their threads), idle ones too: top -p shows a process whatever it did.
+ *
+ * Return: the number of rows kept, all of them to be shown.
+ */
+size_t rs_tasks_keep(struct rs_tasks *t, const int *pids, size_t n)
+{
+	size_t i, j, k;
+
+	for (i = k = 0; i < t->n; i++) {
+		int id = t->threads ? t->v[i].tgid : t->v[i].id;
+
+		for (j = 0; j < n && pids[j] != id; j++)
+			;
+		if (j < n)
+			t->v[k++] = t->v[i];
+	}
+	t->n = k;
+	if (t->h) {
+		memset(t->h, 0, t->hcap * sizeof(*t->h));
+		for (i = 0; i < t->n; i++)
+			*slot(t->h, t->hcap, t->v[i].id, t->v,
+			      sizeof(*t->v)) = i + 1;
+	}
+	return k;
 }
 
 /* Empty, for the next interval; the memory is kept. */

@@ -85,9 +85,12 @@ int rs_tasks_add_sample(struct rs_tasks *t, int pid, int tgid,
 			const char *comm, int cls, uint64_t n);
 int rs_tasks_add_kernel(struct rs_tasks *t, const struct rs_pscan *before,
 			const struct rs_pscan *after);
+int rs_tasks_want(struct rs_tasks *t, const struct rs_pscan *after,
+		  const int *pids, size_t n);
 void rs_tasks_estimate(struct rs_tasks *t, double mean_ns,
 		       double interval_ns, double user_hz);
 size_t rs_tasks_rank(struct rs_tasks *t);
+size_t rs_tasks_keep(struct rs_tasks *t, const int *pids, size_t n);
 void rs_tasks_clear(struct rs_tasks *t);
 void rs_tasks_free(struct rs_tasks *t);
 

@@ -29,19 +29,18 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rsexit.h"
 #include "rsparse.h"
 #include "rstask.h"
 #include "rstop.h"
 #include "rstopout.h"
 #include "rstrace.h"
 
-/* randstat.c's exit codes. */
-enum {
-	EXIT_OK,
-	EXIT_USAGE,	/* also: not root */
-	EXIT_INPUT,	/* tracefs, /proc or /proc/randstat unreadable */
-	EXIT_NOMODULE,	/* no /proc/randstat, or no randstat:sample */
-};
+/* The tools' exit codes (rsexit.h). */
+#define EXIT_OK		RS_EXIT_OK
+#define EXIT_USAGE	RS_EXIT_USAGE
+#define EXIT_INPUT	RS_EXIT_INPUT	/* tracefs, /proc or /proc/randstat */
+#define EXIT_NOMODULE	RS_EXIT_NOMODULE	/* or no randstat:sample */
 
 #define PROC_RANDSTAT	"/proc/randstat"
 #define DRAIN_NS	1000000000ull	/* drain at least this often */
@@ -51,13 +50,16 @@ enum {
 struct top_opts {
 	bool threads;
 	bool json;
-	size_t rows;			/* -n; 0: all */
+	size_t rows;			/* --rows; 0: all */
+	int *pids;			/* -p: only these processes */
+	size_t npids;
 	double interval;		/* seconds */
 	unsigned long long count;	/* 0: until interrupted */
 };
 
 static const char usage_text[] =
-"Usage: randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n"
+"Usage: randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n"
+"                    [INTERVAL [COUNT]]\n"
 "\n"
 "Per process (per thread with -t): its user and system time over each\n"
 "interval, in % of one CPU, from randstat's samples (the randstat:sample\n"
@@ -70,9 +72,13 @@ static const char usage_text[] =
 "interrupted.\n"
 "\n"
 "  -t, --threads     one row per thread, not per process\n"
-"  -n N              only the N rows with the most CPU (randstat's figure)\n"
+"  -p PID[,PID...]   only these processes (with -t, their threads), shown\n"
+"                    even when idle; -p may be given again\n"
+"  -n N              N reports, then exit (as top's -n; COUNT likewise)\n"
+"  --rows N          only the N rows with the most CPU (randstat's figure)\n"
 "  --json            one JSON object per report, one per line\n"
 "  -h, --help        this help\n"
+"  -V, --version     the version\n"
 "\n"
 "A '*' after the kernel's figure: it lies outside randstat's 95% interval\n"
 "(by more than the kernel's resolution of one clock tick).\n"
@@ -80,9 +86,10 @@ static const char usage_text[] =
 "It needs root (it reads tracefs) and the randstat module, with its\n"
 "randstat:sample tracepoint.\n"
 "\n"
-"Exit status: 0 ok, 1 usage error or not root, 2 tracefs, /proc or\n"
-"/proc/randstat could not be read, 3 the randstat module is not loaded\n"
-"(or has no randstat:sample tracepoint).\n";
+"Exit status: 0 ok, 1 usage error, 2 tracefs, /proc or /proc/randstat\n"
+"could not be read, 3 the randstat module is not loaded (or has no\n"
+"randstat:sample tracepoint), 4 the output could not be written, 5 not\n"
+"root or another failure.\n";
 
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
@@ -99,6 +106,33 @@ static int usage_error(const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+/* -p's list, added to o->pids: 0, or -1 if it is not ids above 0. */
+static int add_pids(struct top_opts *o, const char *list)
+{
+	const char *p = list;
+	unsigned long long id;
+	char num[24];
+	size_t len;
+	int *v;
+
+	do {
+		len = strcspn(p, ",");
+		if (!len || len >= sizeof(num))
+			return -1;
+		memcpy(num, p, len);
+		num[len] = '\0';
+		if (!rs_parse_count(num, &id) || id > 0x7fffffff)
+			return -1;
+		v = realloc(o->pids, (o->npids + 1) * sizeof(*v));
+		if (!v)
+			return -1;
+		o->pids = v;
+		o->pids[o->npids++] = (int)id;
+		p += len;
+	} while (*p++ == ',');
+	return 0;
+}
+
 /* Returns -1 to go on, else an exit code. */
 static int parse_args(int argc, char **argv, struct top_opts *o)
 {
@@ -106,14 +140,16 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		{ "threads", no_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "rows", required_argument, NULL, 'r' },
 		{ NULL, 0, NULL, 0 },
 	};
-	unsigned long long n;
+	unsigned long long n, iterations = 0;
 	int c, npos;
 
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+htn:", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+htn:p:V", longopts, NULL)) != -1) {
 		switch (c) {
 		case 't':
 			o->threads = true;
@@ -122,14 +158,26 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 			o->json = true;
 			break;
 		case 'n':
-			if (!rs_parse_count(optarg, &n) || n > 1000000000)
+			if (!rs_parse_count(optarg, &iterations))
 				return usage_error("-n takes a whole number above 0: '%s'",
+						   optarg);
+			break;
+		case 'r':
+			if (!rs_parse_count(optarg, &n) || n > 1000000000)
+				return usage_error("--rows takes a whole number above 0: '%s'",
 						   optarg);
 			o->rows = n;
 			break;
+		case 'p':
+			if (add_pids(o, optarg))
+				return usage_error("-p takes process ids above 0, separated by commas: '%s'",
+						   optarg);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
-			return EXIT_OK;
+			return rs_output_error("randstat top");
+		case 'V':
+			return rs_print_version("randstat top");
 		default:
 			return usage_error("unknown option or missing argument: %s",
 					   argv[optind - 1]);
@@ -149,6 +197,10 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 	if (npos == 2 && !rs_parse_count(argv[optind + 1], &o->count))
 		return usage_error("COUNT must be a whole number above 0: '%s'",
 				   argv[optind + 1]);
+	if (iterations && npos == 2)
+		return usage_error("give -n or COUNT, not both");
+	if (iterations)
+		o->count = iterations;
 	return -1;
 }
 
@@ -219,9 +271,9 @@ static int scan_proc(struct rs_pscan *s, bool threads)
 		while (!ret && (te = readdir(td))) {
 			if (!is_id(te->d_name) || strlen(te->d_name) > 10)
 				continue;
-			/* At most 10 digits, as checked: the bound gcc sees. */
-			snprintf(path, sizeof(path), "/proc/%d/task/%.10s/stat",
-				 tgid, te->d_name);
+			/* a number (is_id(), at most 10 digits): no cut */
+			snprintf(path, sizeof(path), "/proc/%d/task/%d/stat",
+				 tgid, atoi(te->d_name));
 			ret = scan_one(s, path, tgid);
 		}
 		closedir(td);
@@ -393,12 +445,18 @@ static int report(const struct top_opts *o, struct rs_tasks *t,
 			  (double)sysconf(_SC_CLK_TCK));
 	r.tasks = t;
 	r.active = rs_tasks_rank(t);
+	if (o->npids)
+		r.active = rs_tasks_keep(t, o->pids, o->npids);
 	r.shown = o->rows && o->rows < r.active ? o->rows : r.active;
 	interval_notes(&ns, rs0, rs1, &r);
 	r.nnotes = ns.n;
 	r.notes = ns.v;
 	if (o->json) {
-		rs_top_json(stdout, &r);
+		if (rs_top_json(stdout, &r) && !ferror(stdout)) {
+			notes_free(&ns);
+			fputs("randstat top: out of memory\n", stderr);
+			return RS_EXIT_FAIL;
+		}
 	} else {
 		if (!*said_legend)
 			rs_top_legend(stdout, &r);
@@ -406,13 +464,13 @@ static int report(const struct top_opts *o, struct rs_tasks *t,
 		rs_top_text(stdout, &r);
 	}
 	notes_free(&ns);
-	if (fflush(stdout)) {
-		if (errno == EPIPE)
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		if (errno == EPIPE) {
 			stop_sig = SIGPIPE;
-		else
-			fprintf(stderr, "randstat top: writing: %s\n",
-				strerror(errno));
-		return EXIT_INPUT;
+			return RS_EXIT_OUTPUT;
+		}
+		return rs_output_error("randstat top");
 	}
 	return -1;
 }
@@ -493,7 +551,9 @@ static int run(const struct top_opts *o, struct rs_trace *tr,
 				break;
 			goto drain_failed;
 		}
-		if (rs_tasks_add_kernel(sc.cur, &st->scan[cur],
+		if ((o->npids && rs_tasks_want(sc.cur, &st->scan[!cur],
+					       o->pids, o->npids)) ||
+		    rs_tasks_add_kernel(sc.cur, &st->scan[cur],
 					&st->scan[!cur])) {
 			fputs("randstat top: out of memory\n", stderr);
 			return EXIT_INPUT;
@@ -525,8 +585,10 @@ int rs_top_main(int argc, char **argv)
 
 	memset(&o, 0, sizeof(o));
 	ret = parse_args(argc, argv, &o);
-	if (ret >= 0)
+	if (ret >= 0) {
+		free(o.pids);
 		return ret;
+	}
 	memset(&st, 0, sizeof(st));
 	ret = load_randstat(&st.rs[0]);
 	if (geteuid())
@@ -536,7 +598,7 @@ int rs_top_main(int argc, char **argv)
 		return ret;
 	if (geteuid()) {
 		rs_snap_free(&st.rs[0]);
-		return EXIT_USAGE;
+		return RS_EXIT_FAIL;
 	}
 	catch_signals();
 	rs_trace_reap();
@@ -564,6 +626,7 @@ out:
 	rs_pscan_free(&st.scan[1]);
 	rs_snap_free(&st.rs[0]);
 	rs_snap_free(&st.rs[1]);
+	free(o.pids);
 	sig = stop_sig;
 	if (sig) {
 		/* die of it, as without the handler, now that all is clean */

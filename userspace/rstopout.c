@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "rsjson.h"
 #include "rstopout.h"
 
 static const char *const class_key[RS_NCOLS] = {
@@ -133,109 +134,102 @@ void rs_top_text(FILE *f, const struct rs_top_report *r)
 
 /* --- JSON ------------------------------------------------------------ */
 
-/* A JSON string; bytes above 0x7e as \u00XX (comm need not be UTF-8). */
-static void json_string(FILE *f, const char *s)
+static struct json_object *json_classes(const uint64_t *v)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c > 0x7e)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
-
-static void json_number(FILE *f, double v, int prec)
-{
-	if (isnan(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.*f", prec, v);
-}
-
-static void json_classes(FILE *f, const uint64_t *v)
-{
+	struct json_object *o = json_object_new_object();
 	int i;
 
-	fputc('{', f);
-	for (i = 0; i < RS_NCOLS; i++)
-		fprintf(f, "%s\"%s\":%llu", i ? "," : "", class_key[i],
-			(unsigned long long)v[i]);
-	fputc('}', f);
+	for (i = 0; o && i < RS_NCOLS; i++)
+		rs_json_add(o, class_key[i], rs_json_u64(v[i]));
+	return o;
 }
 
-static void json_task(FILE *f, const struct rs_task *t, bool threads)
+static struct json_object *json_pair(double a, double b)
 {
-	const char *sep = "";
+	struct json_object *o = json_object_new_array();
 
-	fprintf(f, "{\"pid\":%d", threads ? t->tgid : t->id);
-	if (threads)
-		fprintf(f, ",\"tid\":%d", t->id);
-	fputs(",\"comm\":", f);
-	json_string(f, t->comm);
-	fputs(",\"samples\":", f);
-	json_classes(f, t->samples);
-	fprintf(f, ",\"randstat\":{\"pct\":{\"usr\":%.4f,\"sys\":%.4f}",
-		t->usr.pct, t->sys.pct);
-	fprintf(f, ",\"ci95\":{\"usr\":[%.4f,%.4f],\"sys\":[%.4f,%.4f]}}",
-		t->usr.lo, t->usr.hi, t->sys.lo, t->sys.hi);
-	fputs(",\"kernel\":", f);
-	if (t->has_kernel) {
-		fputs("{\"pct\":{\"usr\":", f);
-		json_number(f, t->usr.kernel, 4);
-		fputs(",\"sys\":", f);
-		json_number(f, t->sys.kernel, 4);
-		fputs("}}", f);
-	} else {
-		fputs("null", f);
+	if (o) {
+		json_object_array_add(o, rs_json_fixed(a, 4));
+		json_object_array_add(o, rs_json_fixed(b, 4));
 	}
-	fputs(",\"outside\":[", f);
-	if (t->usr.outside) {
-		fputs("\"usr\"", f);
-		sep = ",";
-	}
-	if (t->sys.outside)
-		fprintf(f, "%s\"sys\"", sep);
-	fputs("]}", f);
+	return o;
 }
 
-void rs_top_json(FILE *f, const struct rs_top_report *r)
+static struct json_object *json_usr_sys(struct json_object *usr,
+					struct json_object *sys)
+{
+	struct json_object *o = json_object_new_object();
+
+	rs_json_add(o, "usr", usr);
+	rs_json_add(o, "sys", sys);
+	return o;
+}
+
+static struct json_object *json_task(const struct rs_task *t, bool threads)
+{
+	struct json_object *o = json_object_new_object(), *x, *out;
+
+	if (!o)
+		return NULL;
+	rs_json_add(o, "pid", json_object_new_int(threads ? t->tgid : t->id));
+	if (threads)
+		rs_json_add(o, "tid", json_object_new_int(t->id));
+	rs_json_add(o, "comm", rs_json_str(t->comm));
+	rs_json_add(o, "samples", json_classes(t->samples));
+	x = json_object_new_object();
+	if (x) {
+		rs_json_add(x, "pct", json_usr_sys(rs_json_fixed(t->usr.pct, 4),
+						   rs_json_fixed(t->sys.pct, 4)));
+		rs_json_add(x, "ci95", json_usr_sys(json_pair(t->usr.lo, t->usr.hi),
+						    json_pair(t->sys.lo, t->sys.hi)));
+	}
+	rs_json_add(o, "randstat", x);
+	x = NULL;
+	if (t->has_kernel && (x = json_object_new_object()))
+		rs_json_add(x, "pct", json_usr_sys(rs_json_fixed(t->usr.kernel, 4),
+						   rs_json_fixed(t->sys.kernel, 4)));
+	rs_json_add(o, "kernel", x);
+	out = json_object_new_array();
+	if (out && t->usr.outside)
+		json_object_array_add(out, rs_json_str("usr"));
+	if (out && t->sys.outside)
+		json_object_array_add(out, rs_json_str("sys"));
+	rs_json_add(o, "outside", out);
+	return o;
+}
+
+/* One report, one line; -1 if it could not be made or written. */
+int rs_top_json(FILE *f, const struct rs_top_report *r)
 {
 	const struct rs_tasks *t = r->tasks;
+	struct json_object *o = json_object_new_object(), *a;
 	unsigned int i;
 	size_t k;
 
-	fprintf(f, "{\"view\":\"top\",\"threads\":%s,\"time\":%.3f,\"interval_s\":%.6f",
-		t->threads ? "true" : "false", r->time, r->interval_s);
-	fprintf(f, ",\"law\":\"%s\",\"floor_ns\":%llu,\"mean_ns\":%llu,\"tmin_ns\":%llu,\"tmax_ns\":%llu,\"mean_interval_ns\":%.0f",
-		rs_law_name[r->law], (unsigned long long)r->floor_ns,
-		(unsigned long long)r->mean_ns,
-		(unsigned long long)r->tmin_ns,
-		(unsigned long long)r->tmax_ns, r->mu_ns);
-	fputs(",\"samples\":", f);
-	json_classes(f, t->samples);
-	fprintf(f, ",\"unknown_samples\":%llu,\"lost\":",
-		(unsigned long long)t->unknown);
-	if (r->lost_unknown)
-		fputs("null", f);
-	else
-		fprintf(f, "%llu", (unsigned long long)r->lost);
-	fprintf(f, ",\"active\":%zu,\"notes\":[", r->active);
-	for (i = 0; i < r->nnotes; i++) {
-		if (i)
-			fputc(',', f);
-		json_string(f, r->notes[i]);
-	}
-	fputs("],\"tasks\":[", f);
-	for (k = 0; k < r->shown; k++) {
-		if (k)
-			fputc(',', f);
-		json_task(f, &t->v[k], t->threads);
-	}
-	fputs("]}\n", f);
+	if (!o)
+		return -1;
+	rs_json_add(o, "version", json_object_new_int(RS_JSON_VERSION));
+	rs_json_add(o, "view", rs_json_str("top"));
+	rs_json_add(o, "threads", rs_json_bool(t->threads));
+	rs_json_add(o, "time", rs_json_fixed(r->time, 3));
+	rs_json_add(o, "interval_s", rs_json_fixed(r->interval_s, 6));
+	rs_json_add(o, "law", rs_json_str(rs_law_name[r->law]));
+	rs_json_add(o, "floor_ns", rs_json_u64(r->floor_ns));
+	rs_json_add(o, "mean_ns", rs_json_u64(r->mean_ns));
+	rs_json_add(o, "tmin_ns", rs_json_u64(r->tmin_ns));
+	rs_json_add(o, "tmax_ns", rs_json_u64(r->tmax_ns));
+	rs_json_add(o, "mean_interval_ns", rs_json_fixed(r->mu_ns, 0));
+	rs_json_add(o, "samples", json_classes(t->samples));
+	rs_json_add(o, "unknown_samples", rs_json_u64(t->unknown));
+	rs_json_add(o, "lost", r->lost_unknown ? NULL : rs_json_u64(r->lost));
+	rs_json_add(o, "active", rs_json_u64(r->active));
+	a = json_object_new_array();
+	for (i = 0; a && i < r->nnotes; i++)
+		json_object_array_add(a, rs_json_str(r->notes[i]));
+	rs_json_add(o, "notes", a);
+	a = json_object_new_array();
+	for (k = 0; a && k < r->shown; k++)
+		json_object_array_add(a, json_task(&t->v[k], t->threads));
+	rs_json_add(o, "tasks", a);
+	return rs_json_print(f, o);
 }

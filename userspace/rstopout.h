@@ -28,6 +28,6 @@ struct rs_top_report {
 
 void rs_top_legend(FILE *f, const struct rs_top_report *r);
 void rs_top_text(FILE *f, const struct rs_top_report *r);
-void rs_top_json(FILE *f, const struct rs_top_report *r);
+int rs_top_json(FILE *f, const struct rs_top_report *r);
 
 #endif /* RSTOPOUT_H */

@@ -13,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "rsmerge.h"
+#include "rsparse.h"	/* RS_FORMAT_VERSION */
 #include "tap.h"
 
 /* The other lines of a /proc/stat, passed through as they are. */
@@ -179,7 +182,8 @@ static const unsigned long long R1[RS_NCOL] = { 600, 0, 70, 8000, 2, 0, 0, 0, 0,
 
 static void test_parse_ignores_other_lines(void)
 {
-	struct rs_frame f, big;
+	struct rs_frame f, g;
+	char *t2;
 	unsigned long long sum[RS_NCOL];
 	char *t;
 
@@ -196,10 +200,23 @@ static void test_parse_ignores_other_lines(void)
 	t = rs_text("randstat 2 window_ns 2000000:6000000 cpus 2 user_hz 100 x", R0, R1);
 	EXPECT(rs_frame_parse(&f, t) == 3);
 	EXPECT(eq(f.v[0], sum) && eq(f.v[1], R0) && eq(f.v[2], R1));
-	/* "cpu9 1 2 3": not a cpu line, also in a frame with room for cpu9. */
-	EXPECT(rs_frame_init(&big, 16) == 0);
-	EXPECT(rs_frame_parse(&big, t) == 3 && !big.present[10]);
-	rs_frame_free(&big);
+	/*
+	 * "cpu9 1 2 3" (three counters) is not a cpu line.  cpu9 is entry
+	 * 10, past this 8-entry frame: a frame of 16 has room for it, so
+	 * the entry is read inside the frame and could be set.
+	 */
+	EXPECT(!rs_frame_init(&g, 16));
+	EXPECT(rs_frame_parse(&g, t) == 3 && !g.present[10]);
+	/* the same text with a whole cpu9 line: entry 10 is set then */
+	t2 = malloc(strlen(t) + 32);
+	if (t2) {
+		sprintf(t2, "%.*scpu9 1 2 3 4 5 6 7 8 9 10\n",
+			(int)(strstr(t, "cpu9 1 2 3\n") - t), t);
+		EXPECT(rs_frame_parse(&g, t2) == 4 && g.present[10] &&
+		       g.v[10][9] == 10);
+	}
+	free(t2);
+	rs_frame_free(&g);
 	free(t);
 	/* A CPU beyond the frame's size is dropped, not written past it. */
 	EXPECT(rs_frame_parse(&f, "cpu20 1 2 3 4 5 6 7 8 9 10\n") == 0);
@@ -415,8 +432,181 @@ static void test_monotonic_random(void)
 	tap_end("random resets, unloads, reloads and hotplug: no served counter ever falls");
 }
 
+/*
+ * randstat-fs serves a /proc/randstat only of the format version it
+ * knows and with every cpu line whole; anything else is refused with the
+ * reason (the daemon then serves the kernel's lines and logs it, or does
+ * not start).
+ */
+static void test_check(void)
+{
+	char hdr[128], why[200], *t;
+
+	tap_begin();
+	snprintf(hdr, sizeof(hdr), "randstat %d law exponential floor_ns 50000 user_hz 100",
+		 RS_FORMAT_VERSION);
+	t = rs_text(hdr, R0, R1);
+	/* rs_text's trailing "cpu9 1 2 3" is a damaged cpu line: line 8 */
+	EXPECT(rs_randstat_check(t, why, sizeof(why)) == -1);
+	EXPECT_HAS(why, "line 8: a damaged cpu line: 'cpu9 1 2 3'");
+	*strstr(t, "cpu9 1 2 3\n") = '\0';
+	EXPECT(rs_randstat_check(t, why, sizeof(why)) == 0);
+	free(t);
+	/* another version, as the reader refuses it */
+	snprintf(hdr, sizeof(hdr), "randstat %d law exponential", RS_FORMAT_VERSION + 1);
+	t = rs_text(hdr, R0, R1);
+	EXPECT(rs_randstat_check(t, why, sizeof(why)) == -1);
+	snprintf(hdr, sizeof(hdr), "format version %d, this randstat-fs reads %d",
+		 RS_FORMAT_VERSION + 1, RS_FORMAT_VERSION);
+	EXPECT_HAS(why, hdr);
+	free(t);
+	/* no header; a cpu1 line cut short in the middle of the file */
+	EXPECT(rs_randstat_check("cpu  1 2 3 4 5 6 7 8 9 10\n", why, sizeof(why)) == -1);
+	EXPECT_HAS(why, "no 'randstat VERSION' header");
+	snprintf(hdr, sizeof(hdr), "randstat %d", RS_FORMAT_VERSION);
+	t = rs_text(hdr, R0, R1);
+	memcpy(strstr(t, "\ncpu1 ") + 7, "\n", 1);
+	*strstr(t, "cpu9 1 2 3\n") = '\0';
+	EXPECT(rs_randstat_check(t, why, sizeof(why)) == -1);
+	EXPECT_HAS(why, "line 4: a damaged cpu line: 'cpu1 ");
+	free(t);
+	/* the lines after the cpu lines are not cpu lines */
+	snprintf(hdr, sizeof(hdr), "randstat %d\nns cpu0 1\ncpu_hist 1 2\ncost_hist cpu0 1\n",
+		 RS_FORMAT_VERSION);
+	EXPECT(!rs_randstat_check(hdr, why, sizeof(why)));
+	tap_end("randstat-fs refuses another format version and a damaged cpu line, and says why");
+}
+
+/* The directory of the programs: this test's, less "tests/". */
+static char bindir[4096];
+
+struct run {
+	int status;
+	char out[4096], err[4096];
+};
+
+static void grab(FILE *f, char *buf, size_t size)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/* Run bindir/ARGV[0] with ARGV, stdout and stderr captured. */
+static void run(struct run *r, const char *const *argv)
+{
+	FILE *out = tmpfile(), *err = tmpfile();
+	char path[4200];
+	int status;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", bindir, argv[0]);
+	r->status = -1;
+	if (!out || !err)
+		exit(2);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		dup2(fileno(out), 1);
+		dup2(fileno(err), 2);
+		execv(path, (char *const *)argv);
+		_exit(127);
+	}
+	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+		r->status = WEXITSTATUS(status);
+	grab(out, r->out, sizeof(r->out));
+	grab(err, r->err, sizeof(r->err));
+}
+
+#define RUN(r, ...)	run(r, (const char *const[]){ __VA_ARGS__, NULL })
+
+/*
+ * The programs: --version and --help exit 0 (the version is the one this
+ * test is built with, -DRS_VERSION), a usage error 1, and a
+ * /proc/randstat of another format version or with a damaged cpu line
+ * stops randstat-fs before it mounts anything: exit 2, and why.
+ */
+static void test_programs(const char *fixtures)
+{
+	char want[128], bad[4200], damaged[] = "/tmp/test_fs.XXXXXX", *t;
+	char mnt[] = "/tmp/test_fs_mnt.XXXXXX";
+	struct run r;
+	FILE *f;
+	int fd;
+
+	tap_begin();
+	snprintf(want, sizeof(want), "randstat-fs %s\n", RS_VERSION);
+	RUN(&r, "randstat-fs", "--version");
+	EXPECT(r.status == 0 && !strcmp(r.out, want));
+	RUN(&r, "randstat-fs", "-V");
+	EXPECT(r.status == 0 && !strcmp(r.out, want));
+	snprintf(want, sizeof(want), "randstat-fs-mount %s\n", RS_VERSION);
+	RUN(&r, "randstat-fs-mount", "--version");
+	EXPECT(r.status == 0 && !strcmp(r.out, want));
+	RUN(&r, "randstat-fs", "--help");
+	EXPECT(r.status == 0 && strstr(r.out, "usage: randstat-fs"));
+	EXPECT_HAS(r.out, "Exit status: 0 unmounted or stopped, 1 usage error");
+	RUN(&r, "randstat-fs-mount", "--help");
+	EXPECT(r.status == 0 && strstr(r.out, "usage: randstat-fs-mount"));
+	RUN(&r, "randstat-fs");			/* no MOUNTPOINT */
+	EXPECT(r.status == 1 && strstr(r.err, "usage: randstat-fs"));
+	RUN(&r, "randstat-fs-mount", "bogus");
+	EXPECT(r.status == 1 && strstr(r.err, "usage: randstat-fs-mount"));
+
+	/*
+	 * vm-normal.randstat of the next format version, then with its cpu1
+	 * line cut to three counters.  The mount point is an empty directory
+	 * of its own, and --stat a file that does not exist: randstat-fs
+	 * that did not refuse would stop there, not mount.
+	 */
+	EXPECT(mkdtemp(mnt) != NULL);
+	snprintf(bad, sizeof(bad), "%s/vm-normal.randstat", fixtures);
+	t = slurp(bad);
+	EXPECT(t && strstr(t, "\ncpu1 ") && !strncmp(t, "randstat ", 9));
+	if (!t || !strstr(t, "\ncpu1 ") || strncmp(t, "randstat ", 9)) {
+		free(t);
+		goto out;
+	}
+	fd = mkstemp(damaged);
+	f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	if (f) {
+		fprintf(f, "randstat %d%s", RS_FORMAT_VERSION + 1,
+			t + strcspn(t, " ") + 1 + strcspn(t + strcspn(t, " ") + 1, " \n"));
+		fclose(f);
+		RUN(&r, "randstat-fs", "--randstat", damaged, "--stat",
+		    "/nonexistent/stat", mnt);
+		snprintf(want, sizeof(want), "format version %d, this randstat-fs reads %d: not started",
+			 RS_FORMAT_VERSION + 1, RS_FORMAT_VERSION);
+		EXPECT(r.status == 2);
+		EXPECT_HAS(r.err, want);
+	}
+	f = fd >= 0 ? fopen(damaged, "w") : NULL;
+	EXPECT(f != NULL);
+	if (f) {
+		char *c1 = strstr(t, "\ncpu1 ") + 1, *nl = strchr(c1, '\n');
+
+		fprintf(f, "%.*scpu1 1 2 3%s", (int)(c1 - t), t, nl ? nl : "");
+		fclose(f);
+		RUN(&r, "randstat-fs", "--randstat", damaged, "--stat",
+		    "/nonexistent/stat", mnt);
+		EXPECT(r.status == 2);
+		EXPECT_HAS(r.err, "line 4: a damaged cpu line: 'cpu1 1 2 3': not started\n");
+	}
+	if (fd >= 0)
+		unlink(damaged);
+	free(t);
+out:
+	rmdir(mnt);
+	tap_end("randstat-fs, randstat-fs-mount: --version, --help, usage 1, a bad /proc/randstat refused with 2");
+}
+
 int main(int argc, char **argv)
 {
+	char *slash;
+
 	if (argc != 2) {
 		fprintf(stderr, "usage: test_fs FIXTURES\n");
 		return 2;
@@ -429,5 +619,24 @@ int main(int argc, char **argv)
 	test_missing_and_back();
 	test_offline_cpu();
 	test_monotonic_random();
+	test_check();
+	/* the programs beside this test's directory: ./tests/test_fs -> . */
+	snprintf(bindir, sizeof(bindir), "%s", argv[0]);
+	slash = strrchr(bindir, '/');
+	if (slash)
+		*slash = '\0';
+	else
+		strcpy(bindir, ".");
+	strncat(bindir, "/..", sizeof(bindir) - strlen(bindir) - 1);
+	{
+		char fs[4200];
+
+		snprintf(fs, sizeof(fs), "%s/randstat-fs", bindir);
+		if (access(fs, X_OK))
+			tap_skip("randstat-fs, randstat-fs-mount: --version, --help, usage 1, a bad /proc/randstat refused with 2",
+				 "randstat-fs not built (no libfuse3-dev)");
+		else
+			test_programs(argv[1]);
+	}
 	return tap_done();
 }

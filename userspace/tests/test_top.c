@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "rsjson.h"
 #include "rstask.h"
 #include "rstopout.h"
 #include "tap.h"
@@ -294,6 +295,54 @@ static void t_comm(void)
 	rs_tasks_free(&t);
 	rs_pscan_free(&a);
 	rs_pscan_free(&b);
+}
+
+/*
+ * -p: the rows of the processes asked for only, an idle one (no sample,
+ * no kernel time: otherwise no row at all) included, in rank order; with
+ * threads, the threads of those processes.
+ */
+static void t_pids(void)
+{
+	static const int want[] = { 400, 100 };
+	struct rs_tasks t;
+	struct rs_pscan a, b;
+	struct rs_pstat p;
+	size_t n;
+
+	rs_tasks_init(&t, false);
+	memset(&a, 0, sizeof(a));
+	memset(&b, 0, sizeof(b));
+	rs_tasks_add_sample(&t, 100, 100, "main", RS_USER, 30);
+	rs_tasks_add_sample(&t, 200, 200, "other", RS_USER, 50);
+	p = pst(100, 100, "main", 1000, 50, 7);
+	rs_pscan_add(&a, &p);
+	rs_pscan_add(&b, &p);
+	p = pst(400, 400, "sleeper", 9, 9, 1);	/* idle all along */
+	rs_pscan_add(&a, &p);
+	rs_pscan_add(&b, &p);
+	EXPECT(!rs_tasks_want(&t, &b, want, 2));
+	EXPECT(!rs_tasks_add_kernel(&t, &a, &b));
+	rs_tasks_estimate(&t, 4e6, 1e9, 100);
+	EXPECT(rs_tasks_rank(&t) == 2);		/* 200 and 100 have samples */
+	n = rs_tasks_keep(&t, want, 2);
+	EXPECT(n == 2 && t.n == 2);
+	EXPECT(t.v[0].id == 100 && t.v[1].id == 400);
+	EXPECT(!strcmp(t.v[1].comm, "sleeper") && t.v[1].has_kernel);
+	rs_tasks_free(&t);
+	rs_pscan_free(&a);
+	rs_pscan_free(&b);
+
+	/* threads: 101 and 102 of process 100 kept, 201 of 200 not */
+	rs_tasks_init(&t, true);
+	rs_tasks_add_sample(&t, 101, 100, "w1", RS_USER, 3);
+	rs_tasks_add_sample(&t, 102, 100, "w2", RS_SYSTEM, 2);
+	rs_tasks_add_sample(&t, 201, 200, "x", RS_USER, 9);
+	rs_tasks_estimate(&t, 4e6, 1e9, 100);
+	rs_tasks_rank(&t);
+	n = rs_tasks_keep(&t, want + 1, 1);
+	EXPECT(n == 2 && t.v[0].id == 101 && t.v[1].id == 102);
+	rs_tasks_free(&t);
 }
 
 static void t_kernel(void)
@@ -606,39 +655,102 @@ static void t_text(void)
 	rs_tasks_free(&t);
 }
 
+/*
+ * The one JSON writer's strings: UTF-8 as it is ("é" in, "é" out, and
+ * back), control characters escaped, and a byte that is not UTF-8 (a
+ * comm is any bytes) replaced by U+FFFD, so that the line stays JSON.
+ */
+static void t_json_strings(void)
+{
+	static const char *const in[] = {
+		"\xc3\xa9", "tab\there\x1f", "a\xff" "b", "\xc3", "\xe2\x82\xac",
+		"\xed\xa0\x80", "/proc/stat",
+	};
+	static const char *const out[] = {
+		"[\"\xc3\xa9\"]", "[\"tab\\there\\u001f\"]",
+		"[\"a\xef\xbf\xbd" "b\"]", "[\"\xef\xbf\xbd\"]",
+		"[\"\xe2\x82\xac\"]",
+		"[\"\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\"]",	/* a surrogate */
+		"[\"/proc/stat\"]",
+	};
+	struct json_object *a, *back;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f;
+
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		f = open_memstream(&buf, &len);
+		a = json_object_new_array();
+		if (!f || !a)
+			exit(2);
+		json_object_array_add(a, rs_json_str(in[i]));
+		EXPECT(!rs_json_print(f, a));
+		fclose(f);
+		EXPECT(len && buf[len - 1] == '\n');
+		if (len)
+			buf[len - 1] = '\0';
+		EXPECT_HAS(buf, out[i]);
+		EXPECT(strlen(buf) == strlen(out[i]));
+		back = json_tokener_parse(buf);
+		EXPECT(back && json_object_array_length(back) == 1);
+		if (i == 0 && back)	/* "é" round-trips */
+			EXPECT(!strcmp(json_object_get_string(
+				json_object_array_get_idx(back, 0)), in[0]));
+		json_object_put(back);
+		free(buf);
+		buf = NULL;
+	}
+	EXPECT(!rs_json_fixed(NAN, 4) && !rs_json_fixed(INFINITY, 4));
+}
+
+static void top_json(FILE *f, const struct rs_top_report *r)
+{
+	EXPECT(!rs_top_json(f, r));
+}
+
 static void t_json(void)
 {
 	static char note0[] = "a \"quoted\" note";
 	static char *notes[] = { note0 };
 	struct rs_top_report r;
 	struct rs_tasks t;
+	struct json_object *j;
+	const char *c;
 	char *s;
 
 	make_report(&r, &t, false);
 	r.nnotes = 1;
 	r.notes = notes;
-	s = print(rs_top_json, &r);
+	s = print(top_json, &r);
 	EXPECT(s[strlen(s) - 1] == '\n' && strchr(s, '\n') == s + strlen(s) - 1);
-	EXPECT_HAS(s, "{\"view\":\"top\",\"threads\":false,\"time\":1700000000.250,\"interval_s\":1.000000,\"law\":\"exponential\",\"floor_ns\":50000,\"mean_ns\":4000000,\"tmin_ns\":2000000,\"tmax_ns\":6000000,\"mean_interval_ns\":4000000,");
+	EXPECT_HAS(s, "{\"version\":1,\"view\":\"top\",\"threads\":false,\"time\":1700000000.250,\"interval_s\":1.000000,\"law\":\"exponential\",\"floor_ns\":50000,\"mean_ns\":4000000,\"tmin_ns\":2000000,\"tmax_ns\":6000000,\"mean_interval_ns\":4000000,");
 	EXPECT_HAS(s, "\"samples\":{\"user\":251,\"nice\":0,\"system\":5,\"idle\":240,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0},\"unknown_samples\":0,\"lost\":0,\"active\":3,");
 	EXPECT_HAS(s, "\"notes\":[\"a \\\"quoted\\\" note\"],\"tasks\":[{\"pid\":812,\"comm\":\"spin\",");
 	EXPECT_HAS(s, "\"randstat\":{\"pct\":{\"usr\":100.0000,\"sys\":0.0000},\"ci95\":{\"usr\":[87.9872,113.1951],\"sys\":[0.0000,1.4756]}},\"kernel\":{\"pct\":{\"usr\":80.0000,\"sys\":0.0000}},\"outside\":[\"usr\"]}");
 	EXPECT_HAS(s, "{\"pid\":899,\"comm\":\"gone\",");
 	EXPECT_HAS(s, "\"kernel\":null,\"outside\":[]}");
-	/* a comm's quote, backslash, control and non-ASCII bytes escaped */
-	EXPECT_HAS(s, "\"comm\":\"we\\\"ird\\\\\\u0001\\u00c3\\u00a9\"");
+	/* a comm's quote, backslash and control byte escaped, its UTF-8
+	 * "é" (c3 a9) passed through as it is */
+	EXPECT_HAS(s, "\"comm\":\"we\\\"ird\\\\\\u0001\xc3\xa9\"");
+	/* and read back by a JSON parser, the same bytes */
+	j = json_tokener_parse(s);
+	c = j ? json_object_get_string(json_object_object_get(
+		json_object_array_get_idx(json_object_object_get(j, "tasks"), 2),
+		"comm")) : NULL;
+	EXPECT(c && !strcmp(c, "we\"ird\\\001\xc3\xa9"));
+	json_object_put(j);
 	EXPECT(s[strlen(s) - 3] == ']' && s[strlen(s) - 2] == '}');
 	free(s);
 	r.lost_unknown = true;
 	r.shown = 0;
-	s = print(rs_top_json, &r);
+	s = print(top_json, &r);
 	EXPECT_HAS(s, "\"lost\":null,");
 	EXPECT_HAS(s, "\"tasks\":[]}\n");
 	free(s);
 	rs_tasks_free(&t);
 
 	make_report(&r, &t, true);
-	s = print(rs_top_json, &r);
+	s = print(top_json, &r);
 	EXPECT_HAS(s, "\"threads\":true,");
 	EXPECT_HAS(s, "{\"pid\":899,\"tid\":900,\"comm\":\"gone\",");
 	free(s);
@@ -698,12 +810,17 @@ static void run(struct result *r, int uid, const char *const *args)
 static void t_prog_usage(void)
 {
 	static const struct {
-		const char *args[5];
+		const char *args[6];
 		const char *msg;
 	} bad[] = {
 		{ { "top", "-x" }, "unknown option or missing argument: -x" },
 		{ { "top", "--jsonx" }, "unknown option or missing argument: --jsonx" },
 		{ { "top", "-n" }, "unknown option or missing argument: -n" },
+		{ { "top", "--rows", "0" }, "--rows takes a whole number above 0: '0'" },
+		{ { "top", "-n", "2", "1", "2" }, "give -n or COUNT, not both" },
+		{ { "top", "-p", "1,x" }, "-p takes process ids above 0, separated by commas: '1,x'" },
+		{ { "top", "-p", "0" }, "-p takes process ids above 0, separated by commas: '0'" },
+		{ { "top", "-p", "1," }, "-p takes process ids above 0, separated by commas: '1,'" },
 		{ { "top", "-n", "0" }, "-n takes a whole number above 0: '0'" },
 		{ { "top", "-n", "x" }, "-n takes a whole number above 0: 'x'" },
 		{ { "top", "0" }, "INTERVAL must be a number of seconds above 0: '0'" },
@@ -725,14 +842,15 @@ static void t_prog_usage(void)
 	}
 	RUN(&r, "top", "--help");
 	EXPECT(r.status == 0 && !r.err[0]);
-	EXPECT_HAS(r.out, "Usage: randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n");
+	EXPECT_HAS(r.out, "Usage: randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n");
+	EXPECT_HAS(r.out, "  -n N              N reports, then exit (as top's -n; COUNT likewise)\n");
 	EXPECT_HAS(r.out, "3 the randstat module is not loaded");
 	RUN(&r, "top", "-t", "-h");
 	EXPECT(r.status == 0);
 	/* the CPU view's help names the subcommand */
 	RUN(&r, "--help");
 	EXPECT(r.status == 0);
-	EXPECT_HAS(r.out, "       randstat top [-t] [-n N] [--json] [INTERVAL [COUNT]]\n");
+	EXPECT_HAS(r.out, "       randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n");
 }
 
 static void t_prog_no_module(void)
@@ -786,8 +904,11 @@ int main(int argc, char **argv)
 	tap_test("estimate, interval and marks", t_estimate);
 	tap_test("a kernel figure one tick out is not marked", t_estimate_tick);
 	tap_test("the order of the rows", t_rank);
+	tap_test("-p: the processes asked for, idle ones too", t_pids);
 	tap_test("text output", t_text);
 	tap_test("JSON output", t_json);
+	tap_test("JSON strings: UTF-8 kept, control bytes escaped, other bytes U+FFFD",
+		 t_json_strings);
 
 	tap_test("randstat top: usage errors, exit 1; --help", t_prog_usage);
 	if (access("/proc/randstat", F_OK) && errno == ENOENT) {

@@ -155,7 +155,7 @@ ok_or_show $? "interval during a spin on cpu1: cpu1 %usr >= 90" /tmp/out
 # --- --json ------------------------------------------------------------------
 # common_keys FILE KEY...: the keys of every report, and KEY...
 common_keys() {
-	keys "$@" '"format":3,' '"time":' '"interval_s":' '"law":"exponential",' \
+	keys "$@" '{"version":1,"format":3,' '"time":' '"interval_s":' '"law":"exponential",' \
 		'"floor_ns":50000,' '"mean_ns":4000000,' '"tmin_ns":2000000,' \
 		'"tmax_ns":6000000,' '"reset":' '"notes":[' '"cpus":['
 }
@@ -245,6 +245,8 @@ for k in randstat_cpu_guest_seconds_total randstat_samples_total randstat_guest_
 	randstat_sampler_overruns_total randstat_sampler_online; do
 	grep -q "^$k{" /tmp/out || { echo "# no $k"; st=1; }
 done
+grep -q '^randstat_up 1$' /tmp/out || { echo "# no randstat_up 1"; st=1; }
+grep -q '^randstat_build_info{version="[^"]*"} 1$' /tmp/out || { echo "# no randstat_build_info"; st=1; }
 result "$st" "--prometheus: every metric of the man page is there"
 
 # --- without the module ------------------------------------------------------
@@ -256,7 +258,8 @@ for mode in "" --json --prometheus "1 1"; do
 	$RS $mode >/tmp/out 2>&1
 	st=$?
 	[ $st -eq 3 ] && grep -q 'the randstat module is not loaded' /tmp/out &&
-		grep -q 'sudo modprobe randstat' /tmp/out && grep -q 'insmod module/randstat.ko' /tmp/out
+		grep -q 'sudo modprobe randstat' /tmp/out && grep -q 'insmod module/randstat.ko' /tmp/out &&
+		{ [ "$mode" != --prometheus ] || grep -q '^randstat_up 0$' /tmp/out; }
 	ok_or_show $? "no module, randstat ${mode:-(no argument)}: exit 3 ($st), says how to load it" /tmp/out
 done
 ktap_end

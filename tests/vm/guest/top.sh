@@ -139,12 +139,14 @@ fi
 # --- arguments ------------------------------------------------------------
 $RS top --help >/tmp/out 2>&1
 st=$?
-[ $st -eq 0 ] && grep -q '^Usage: randstat top \[-t\] \[-n N\] \[--json\] \[INTERVAL \[COUNT\]\]' /tmp/out
+[ $st -eq 0 ] && grep -q '^Usage: randstat top \[-t\] \[-p PID\[,PID...\]\] \[-n N\] \[--rows N\] \[--json\]$' /tmp/out
 ok_or_show $? "top --help: exit 0, the usage" /tmp/out
 for c in "-x|unknown option or missing argument: -x" "-n|unknown option or missing argument: -n" \
 	"-n 0 1|-n takes a whole number above 0: '0'" "0|INTERVAL must be a number of seconds above 0: '0'" \
 	"1 0|COUNT must be a whole number above 0: '0'" "1 2 3|too many arguments: 3" \
-	"--json=1|unknown option or missing argument: --json=1"; do
+	"--json=1|unknown option or missing argument: --json=1" \
+	"--rows 0|--rows takes a whole number above 0: '0'" "-n 2 1 2|give -n or COUNT, not both" \
+	"-p 1,x|-p takes process ids above 0, separated by commas: '1,x'"; do
 	args=${c%%|*}
 	msg=${c#*|}
 	# shellcheck disable=SC2086 # $args is the arguments
@@ -172,9 +174,9 @@ sleep 1
 # --- not root ---------------------------------------------------------------
 /progs/runas -u 65534 $RS top 1 1 >/tmp/out 2>&1
 st=$?
-[ $st -eq 1 ] && grep -q '^randstat top: needs root to read tracefs: run it as root (sudo randstat top)$' /tmp/out &&
+[ $st -eq 5 ] && grep -q '^randstat top: needs root to read tracefs: run it as root (sudo randstat top)$' /tmp/out &&
 	[ "$(wc -l </tmp/out)" -eq 1 ] && [ -z "$(instances)" ]
-ok_or_show $? "not root (uid 65534): exit 1 ($st), says it needs root, no instance" /tmp/out
+ok_or_show $? "not root (uid 65534): exit 5 ($st), says it needs root, no instance" /tmp/out
 
 # --- a user spinner on cpu1 ------------------------------------------------
 taskset -c 1 /progs/spin 120 >/dev/null &
@@ -233,7 +235,7 @@ diag "randstat top --json 1 2: exit $st; spin: $jt"
 # shellcheck disable=SC2086
 set -- $jt
 [ $st -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 2 ] && awk "$JSONCHECK" /tmp/out &&
-	keys /tmp/out '{"view":"top","threads":false,"time":' '"interval_s":' \
+	keys /tmp/out '{"version":1,"view":"top","threads":false,"time":' '"interval_s":' \
 		'"law":"exponential","floor_ns":50000,"mean_ns":4000000,"tmin_ns":2000000,"tmax_ns":6000000,"mean_interval_ns":4000000,' \
 		'"samples":{"user":' '"lost":0,' '"active":' '"notes":[],' '"tasks":[{"pid":' &&
 	[ "${13}" = spin ] && [ "$1" != null ] && [ "$4" != null ] &&
@@ -244,12 +246,26 @@ set -- $jt
 	}'
 ok_or_show $? "--json 1 2: two lines, each parses, the keys, spin's object (share = samples x mean / T)" /tmp/out
 
-# --- -n, INTERVAL COUNT, no INTERVAL --------------------------------------
-$RS top -n 1 1 1 >/tmp/out 2>&1
+# --- --rows, -p, -n, INTERVAL COUNT, no INTERVAL ---------------------------
+$RS top --rows 1 1 1 >/tmp/out 2>&1
 st=$?
 rows=$(grep -c '^ *[0-9][0-9]* ' /tmp/out)
 [ $st -eq 0 ] && [ "$rows" -eq 1 ] && [ -n "$(trow /tmp/out $spin)" ]
-ok_or_show $? "-n 1: one row ($rows), the spinner's" /tmp/out
+ok_or_show $? "--rows 1: one row ($rows), the spinner's" /tmp/out
+
+# -p: only the processes named, an idle one (this shell) too
+$RS top -p "$spin,$$" 1 1 >/tmp/out 2>&1
+st=$?
+rows=$(grep -c '^ *[0-9][0-9]* ' /tmp/out)
+[ $st -eq 0 ] && [ "$rows" -eq 2 ] && [ -n "$(trow /tmp/out $spin)" ] && [ -n "$(trow /tmp/out $$)" ]
+ok_or_show $? "-p SPIN,SHELL: those two rows ($rows)" /tmp/out
+
+# -n as top's: the number of reports
+$RS top -n 2 0.5 >/tmp/out 2>&1
+st=$?
+n=$(reports /tmp/out)
+[ $st -eq 0 ] && [ "$n" -eq 2 ]
+ok_or_show $? "-n 2 0.5: two reports ($n)" /tmp/out
 
 $RS top 0.5 3 >/tmp/out 2>&1
 st=$?

@@ -13,7 +13,7 @@
 #include <crypto/chacha.h>
 #include <linux/types.h>
 
-#define RANDSTAT_FORMAT_VERSION		3
+#define RANDSTAT_FORMAT_VERSION		4
 
 /* The uniform law, U[tmin_ns, tmax_ns]: McCanne and Torek's. */
 #define RANDSTAT_TMIN_DEFAULT_NS	2000000U

@@ -14,16 +14,18 @@
  *
  * The times shown are brought up to the sample counts at each read
  * (randstat_estimate()), from the times shown at the read before: they are
- * kept here, one set per CPU, each under its own spinlock, so readers on
- * different CPUs do not wait for each other's whole read, and each starts
- * at its own CPU's set so that two of them rarely meet on one lock.  A
- * reset zeroes them all at once, under randstat_reset_sem's write side;
- * readers take its (per-CPU, cheap) read side.
+ * kept here, one set per CPU.  A reader updates a set optimistically
+ * (randstat_take()) and holds its lock only to store it, so readers do not
+ * wait for each other's reads, and each starts at its own CPU's set so
+ * that two of them rarely meet on one.  A reset zeroes them all at once,
+ * under randstat_reset_sem's write side; readers take its (per-CPU,
+ * cheap) read side.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/percpu-rwsem.h>
+#include <linux/seqlock.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/mm.h>
@@ -36,11 +38,14 @@
 
 /**
  * struct randstat_shown - the times last shown of one CPU
- * @lock: serializes the readers that bring @ns up to date
+ * @lock: serializes the stores to @ns (a few words: readers never wait for
+ *	another's whole read, nor for another's reading of the counters)
+ * @seq: a store to @ns is in progress (odd), or has happened (changed)
  * @ns: its times per class, never falling between reads
  */
 struct randstat_shown {
-	spinlock_t lock;	/* the readers that move @ns */
+	spinlock_t lock;	/* the stores to @ns */
+	seqcount_spinlock_t seq;
 	u64 ns[RS_NR_CLASSES];
 };
 
@@ -127,19 +132,35 @@ static void randstat_show_cpu(struct seq_file *m, unsigned int cpu,
 /*
  * randstat_take() - read one CPU and bring the times shown of it up to date
  *
- * The counters are read under the CPU's lock as well: the reader that
- * moves the times shown last is the one that read the counters last.
+ * Optimistic, as a seqcount reader: copy the times shown, read the
+ * counters, work out the new times, and store them only if no other
+ * reader stored since the copy; else start again from its times.  So a
+ * reader's times always come from its own counters and the latest times
+ * shown (the sampler line's elapsed_ns is the ns row's sum), the times
+ * shown never fall, and readers wait for each other only during a store.
  * Called with randstat_reset_sem read-held.
  */
 static void randstat_take(unsigned int cpu, struct randstat_row *r)
 {
 	struct randstat_shown *sh = per_cpu_ptr(&randstat_shown, cpu);
 	struct randstat_counters c;
+	unsigned int seq;
 
-	spin_lock(&sh->lock);
-	r->state = randstat_read_cpu(cpu, &c);
-	randstat_estimate(&c, sh->ns);
-	memcpy(r->ns, sh->ns, sizeof(r->ns));
+	for (;;) {
+		seq = read_seqcount_begin(&sh->seq);
+		memcpy(r->ns, sh->ns, sizeof(r->ns));
+		if (read_seqcount_retry(&sh->seq, seq))
+			continue;
+		r->state = randstat_read_cpu(cpu, &c);
+		randstat_estimate(&c, r->ns);
+		spin_lock(&sh->lock);
+		if (!read_seqcount_retry(&sh->seq, seq))
+			break;
+		spin_unlock(&sh->lock);
+	}
+	write_seqcount_begin(&sh->seq);
+	memcpy(sh->ns, r->ns, sizeof(sh->ns));
+	write_seqcount_end(&sh->seq);
 	spin_unlock(&sh->lock);
 
 	memcpy(r->samples, c.samples, sizeof(r->samples));
@@ -264,7 +285,11 @@ static ssize_t randstat_write(struct file *file, const char __user *ubuf,
 	for_each_possible_cpu(cpu) {
 		struct randstat_shown *sh = per_cpu_ptr(&randstat_shown, cpu);
 
+		spin_lock(&sh->lock);
+		write_seqcount_begin(&sh->seq);
 		memset(sh->ns, 0, sizeof(sh->ns));
+		write_seqcount_end(&sh->seq);
+		spin_unlock(&sh->lock);
 	}
 	percpu_up_write(&randstat_reset_sem);
 	return count;
@@ -291,8 +316,12 @@ int randstat_proc_init(void)
 {
 	unsigned int cpu;
 
-	for_each_possible_cpu(cpu)
-		spin_lock_init(&per_cpu_ptr(&randstat_shown, cpu)->lock);
+	for_each_possible_cpu(cpu) {
+		struct randstat_shown *sh = per_cpu_ptr(&randstat_shown, cpu);
+
+		spin_lock_init(&sh->lock);
+		seqcount_spinlock_init(&sh->seq, &sh->lock);
+	}
 	randstat_pde = proc_create("randstat", 0444, NULL, &randstat_proc_ops);
 	if (!randstat_pde)
 		return -ENOMEM;

@@ -358,6 +358,9 @@ result $? "non-root: parameter writes refused (EACCES), values unchanged"
 # --- concurrent readers --------------------------------------------------------
 readers_check "4 concurrent readers while sampling: all counters monotonic and consistent"
 
+# --- readers stay independent ----------------------------------------------------
+readers_independent "a reader polling /proc/randstat at full speed slows another by at most 10% (4 se)"
+
 # --- 100 rmmod/insmod cycles under a CPU-bound task ---------------------------------
 taskset -c 1 /progs/spin 600 >/dev/null &
 spin=$!

@@ -4,7 +4,10 @@
 bench/guest/bench.sh), compute shares, errors and confidence intervals,
 write CSV, results.md and gnuplot inputs, print KTAP.
 
-  analyze.py OUTDIR NORMAL.ktap NOHZ.ktap NORMAL_OK NOHZ_OK MODE [INTERF.ktap INTERF_OK]
+  analyze.py OUTDIR NORMAL.ktap NOHZ.ktap NORMAL_OK NOHZ_OK MODE [INTERF.ktap INTERF_OK
+             [NCPU OK READCOST.ktap ...]]
+
+The read-cost guests (bench/readcost.sh) are judged by readcost.py.
 
 Statistics (as tests/vm/guest/judge.awk): randstat's share of a class is
 its share of the samples cpu1 took in the window (the count estimator,
@@ -18,6 +21,8 @@ import math
 import os
 import statistics
 import sys
+
+from readcost import readcost
 
 CLASSES = "user nice system idle iowait irq softirq steal".split()
 # Judged against the exact nohz_full reference: the control, both phases
@@ -415,6 +420,8 @@ class Ktap:
 def main():
     out, fnormal, fnohz, okn, okz, mode = sys.argv[1:7]
     finterf, oki = (sys.argv[7:9] + ["", "0"])[:2] if len(sys.argv) > 7 else ("", None)
+    rc = sys.argv[9:]
+    rc_runs = [(int(rc[i]), rc[i + 1] == "1", rc[i + 2]) for i in range(0, len(rc) - 2, 3)]
     os.makedirs(out, exist_ok=True)
     normal, nohz = parse(fnormal), parse(fnohz)
     k = Ktap()
@@ -792,6 +799,8 @@ def main():
             md.append(f"| {n:.0f} | {100 * rms:.2f} | {100 * th:.2f} | {m} |")
     if oki is not None:
         md += interference(k, finterf, oki, out)
+    if rc_runs:
+        md += readcost(k, rc_runs, out)
     open(f"{out}/results.md", "w").write("\n".join(md) + "\n")
     k.dump()
     sys.exit(1 if k.failed else 0)

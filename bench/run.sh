@@ -13,7 +13,10 @@
 #                                each (bench/results/short/)
 #
 # and a third boot in either mode: the interference experiment
-# (bench/guest/interf.sh, Documentation/benchmark.rst).
+# (bench/guest/interf.sh, Documentation/benchmark.rst); then the cost of a
+# read of /proc/randstat beside /proc/stat's, one boot per guest size
+# (bench/readcost.sh: -smp READCOST_SMPS, default 2 8 32 64; full mode
+# only).
 #
 # Env: KERNEL / MODDIR / KDIR as for tests/vm/run.sh; BENCH_OUT (results
 # directory); RANDSTAT_SECS (seconds per workload: 3 short, 5 full);
@@ -94,11 +97,19 @@ echo "# bench: booting the interference guest (${isecs}s) $(date +%T)" >&2
 t_i=$SECONDS
 bash "$repo/tests/vm/boot.sh" bench_interf interf "$initrd" "interf_secs=$isecs" || ok_i=0
 echo "# bench: interference guest done in $((SECONDS - t_i)) s (the lock's wait included)" >&2
+# The cost of a read, by guest size (bench/readcost.sh): full mode only
+# (the 32- and 64-vCPU boots take 4-5 minutes each).
+rc_runs=()
+if [ "$mode" = full ]; then
+	bash "$here/readcost.sh" "$out" "$initrd" --boot-only
+	read -r -a rc_runs <"$out/vm/readcost.runs"
+fi
 echo "# bench: guests done in $((SECONDS - start)) s" >&2
 
 status=0
 python3 "$here/analyze.py" "$out" "$out/vm/bench_normal.ktap" "$out/vm/bench_nohz.ktap" \
-	"$ok_n" "$ok_z" "$mode" "$out/vm/bench_interf.ktap" "$ok_i" || status=$?
+	"$ok_n" "$ok_z" "$mode" "$out/vm/bench_interf.ktap" "$ok_i" \
+	${rc_runs[@]+"${rc_runs[@]}"} || status=$?
 if [ "$mode" = full ] && command -v gnuplot >/dev/null; then
 	(cd "$out" && gnuplot "$here/plots.gp") || echo "bench: gnuplot failed" >&2
 fi

@@ -1,25 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * randstat: /proc/randstat, in /proc/stat's own form.
+ * randstat: /proc/randstat, in /proc/stat's own form, and
+ * /proc/randstat_hist.
  *
  * The cpu and cpuN lines are exactly those of fs/proc/stat.c (USER_HZ,
  * the same ten columns, "cpu" summed over all possible CPUs, cpuN for
  * online CPUs), so a /proc/stat parser reads them.  The lines after them
  * carry what a statistician needs: full-resolution ns, the raw sample
- * counts and the sampler's own cost.  Documentation/randstat.rst has the
- * format.
+ * counts and the sampler's own cost.  The sampler's cost and lateness
+ * histograms, which monitoring does not read, are in /proc/randstat_hist:
+ * a read of /proc/randstat formats five short lines per CPU.
+ * Documentation/randstat.rst has both formats.
  *
  * The times shown are brought up to the sample counts at each read
  * (randstat_estimate()), from the times shown at the read before: they are
- * kept here, one set per CPU, under randstat_shown_lock.
+ * kept here, one set per CPU.  A reader updates a set optimistically
+ * (randstat_take()) and holds its lock only to store it, so readers do not
+ * wait for each other's reads, and each starts at its own CPU's set so
+ * that two of them rarely meet on one.  A reset zeroes them all at once,
+ * under randstat_reset_sem's write side; readers take its (per-CPU,
+ * cheap) read side.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
+#include <linux/percpu.h>
+#include <linux/percpu-rwsem.h>
+#include <linux/seqlock.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/mm.h>
-#include <linux/mutex.h>
-#include <linux/percpu.h>
+#include <linux/smp.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -28,19 +39,52 @@
 #include "sampler.h"
 
 /**
- * struct randstat_shown - what /proc/randstat shows of one CPU
- * @c: its counters, as read
+ * struct randstat_shown - the times last shown of one CPU
+ * @lock: serializes the stores to @ns (a few words: readers never wait for
+ *	another's whole read, nor for another's reading of the counters)
+ * @seq: a store to @ns is in progress (odd), or has happened (changed)
  * @ns: its times per class, never falling between reads
- * @state: its sampler's state (enum randstat_state)
  */
 struct randstat_shown {
-	struct randstat_counters c;
+	spinlock_t lock;	/* the stores to @ns */
+	seqcount_spinlock_t seq;
 	u64 ns[RS_NR_CLASSES];
+};
+
+/**
+ * struct randstat_row - what one read shows of one CPU
+ * @ns: its times per class (struct randstat_shown's, as this read left them)
+ * @samples: its sample counts
+ * @exact_ns: its exact times
+ * @elapsed_ns: the time its counters cover
+ * @sampled_ns: the time its samples share
+ * @nsamples: its samples in all
+ * @overruns: see struct randstat_counters
+ * @dormancies: see struct randstat_counters
+ * @cost_ns: see struct randstat_counters
+ * @cost_max_ns: see struct randstat_counters
+ * @late_ns: see struct randstat_counters
+ * @late_max_ns: see struct randstat_counters
+ * @state: its sampler's state (enum randstat_state)
+ */
+struct randstat_row {
+	u64 ns[RS_NR_CLASSES];
+	u64 samples[RS_NR_CLASSES];
+	u64 exact_ns[RS_NR_CLASSES];
+	u64 elapsed_ns;
+	u64 sampled_ns;
+	u64 nsamples;
+	u64 overruns;
+	u64 dormancies;
+	u64 cost_ns;
+	u64 cost_max_ns;
+	u64 late_ns;
+	u64 late_max_ns;
 	int state;
 };
 
-static DEFINE_MUTEX(randstat_shown_lock);
-static DEFINE_PER_CPU(u64 [RS_NR_CLASSES], randstat_shown_ns);
+static DEFINE_PER_CPU(struct randstat_shown, randstat_shown);
+DEFINE_STATIC_PERCPU_RWSEM(randstat_reset_sem);
 
 static void randstat_put_row(struct seq_file *m, const u64 *v, bool clock_t)
 {
@@ -52,44 +96,86 @@ static void randstat_put_row(struct seq_file *m, const u64 *v, bool clock_t)
 	seq_putc(m, '\n');
 }
 
-static void randstat_put_hist(struct seq_file *m, const char *name,
-			      unsigned int cpu, const u64 *h)
+/* "NAME cpuN", without seq_printf()'s parsing of a format. */
+static void randstat_put_name(struct seq_file *m, const char *name,
+			      unsigned int cpu)
 {
-	int i;
-
-	seq_printf(m, "%s cpu%u", name, cpu);
-	for (i = 0; i < RANDSTAT_HIST_BUCKETS; i++)
-		seq_put_decimal_ull(m, " ", h[i]);
-	seq_putc(m, '\n');
+	seq_puts(m, name);
+	seq_put_decimal_ull(m, " cpu", cpu);
 }
 
 static void randstat_show_cpu(struct seq_file *m, unsigned int cpu,
-			      const struct randstat_shown *sh)
+			      const struct randstat_row *r)
 {
-	const struct randstat_counters *c = &sh->c;
-
-	seq_printf(m, "ns cpu%u", cpu);
-	randstat_put_row(m, sh->ns, false);
-	seq_printf(m, "samples cpu%u", cpu);
-	randstat_put_row(m, c->samples, false);
-	seq_printf(m, "exact cpu%u", cpu);
-	randstat_put_row(m, c->exact_ns, false);
-	seq_printf(m, "sampler cpu%u online %d mode %s dormant %d", cpu,
-		   cpu_online(cpu),
-		   sh->state == RS_STATE_EXACT ? "exact" : "sampled",
-		   sh->state == RS_STATE_DORMANT);
-	seq_put_decimal_ull(m, " elapsed_ns ", randstat_elapsed_ns(c));
-	seq_put_decimal_ull(m, " sampled_ns ", c->sampled_ns);
-	seq_put_decimal_ull(m, " samples ", randstat_total_samples(c));
-	seq_put_decimal_ull(m, " overruns ", c->overruns);
-	seq_put_decimal_ull(m, " dormancies ", c->dormancies);
-	seq_put_decimal_ull(m, " cost_ns ", c->cost_ns);
-	seq_put_decimal_ull(m, " cost_max_ns ", c->cost_max_ns);
-	seq_put_decimal_ull(m, " late_ns ", c->late_ns);
-	seq_put_decimal_ull(m, " late_max_ns ", c->late_max_ns);
+	randstat_put_name(m, "ns", cpu);
+	randstat_put_row(m, r->ns, false);
+	randstat_put_name(m, "samples", cpu);
+	randstat_put_row(m, r->samples, false);
+	randstat_put_name(m, "exact", cpu);
+	randstat_put_row(m, r->exact_ns, false);
+	randstat_put_name(m, "sampler", cpu);
+	seq_puts(m, cpu_online(cpu) ? " online 1" : " online 0");
+	seq_puts(m, r->state == RS_STATE_EXACT ? " mode exact" :
+		 " mode sampled");
+	seq_puts(m, r->state == RS_STATE_DORMANT ? " dormant 1" :
+		 " dormant 0");
+	seq_put_decimal_ull(m, " elapsed_ns ", r->elapsed_ns);
+	seq_put_decimal_ull(m, " sampled_ns ", r->sampled_ns);
+	seq_put_decimal_ull(m, " samples ", r->nsamples);
+	seq_put_decimal_ull(m, " overruns ", r->overruns);
+	seq_put_decimal_ull(m, " dormancies ", r->dormancies);
+	seq_put_decimal_ull(m, " cost_ns ", r->cost_ns);
+	seq_put_decimal_ull(m, " cost_max_ns ", r->cost_max_ns);
+	seq_put_decimal_ull(m, " late_ns ", r->late_ns);
+	seq_put_decimal_ull(m, " late_max_ns ", r->late_max_ns);
 	seq_putc(m, '\n');
-	randstat_put_hist(m, "cost_hist", cpu, c->cost_hist);
-	randstat_put_hist(m, "late_hist", cpu, c->late_hist);
+}
+
+/*
+ * randstat_take() - read one CPU and bring the times shown of it up to date
+ *
+ * Optimistic, as a seqcount reader: copy the times shown, read the
+ * counters, work out the new times, and store them only if no other
+ * reader stored since the copy; else start again from its times.  So a
+ * reader's times always come from its own counters and the latest times
+ * shown (the sampler line's elapsed_ns is the ns row's sum), the times
+ * shown never fall, and readers wait for each other only during a store.
+ * Called with randstat_reset_sem read-held.
+ */
+static void randstat_take(unsigned int cpu, struct randstat_row *r)
+{
+	struct randstat_shown *sh = per_cpu_ptr(&randstat_shown, cpu);
+	struct randstat_counters c;
+	unsigned int seq;
+
+	for (;;) {
+		seq = read_seqcount_begin(&sh->seq);
+		memcpy(r->ns, sh->ns, sizeof(r->ns));
+		if (read_seqcount_retry(&sh->seq, seq))
+			continue;
+		r->state = randstat_read_cpu(cpu, &c);
+		randstat_estimate(&c, r->ns);
+		spin_lock(&sh->lock);
+		if (!read_seqcount_retry(&sh->seq, seq))
+			break;
+		spin_unlock(&sh->lock);
+	}
+	write_seqcount_begin(&sh->seq);
+	memcpy(sh->ns, r->ns, sizeof(sh->ns));
+	write_seqcount_end(&sh->seq);
+	spin_unlock(&sh->lock);
+
+	memcpy(r->samples, c.samples, sizeof(r->samples));
+	memcpy(r->exact_ns, c.exact_ns, sizeof(r->exact_ns));
+	r->elapsed_ns = randstat_elapsed_ns(&c);
+	r->sampled_ns = c.sampled_ns;
+	r->nsamples = randstat_total_samples(&c);
+	r->overruns = c.overruns;
+	r->dormancies = c.dormancies;
+	r->cost_ns = c.cost_ns;
+	r->cost_max_ns = c.cost_max_ns;
+	r->late_ns = c.late_ns;
+	r->late_max_ns = c.late_max_ns;
 }
 
 static int randstat_show(struct seq_file *m, void *v)
@@ -97,52 +183,84 @@ static int randstat_show(struct seq_file *m, void *v)
 	struct randstat_window e = randstat_get_window(RS_LAW_EXPONENTIAL);
 	struct randstat_window u = randstat_get_window(RS_LAW_UNIFORM);
 	u64 sum[RS_NR_CLASSES] = { 0 };
-	struct randstat_shown *cpus;
+	struct randstat_row *rows;
 	enum randstat_law law;
 	unsigned int cpu;
 	int i;
 
 	randstat_get_law(&law);
-	cpus = kvcalloc(nr_cpu_ids, sizeof(*cpus), GFP_KERNEL);
-	if (!cpus)
+	rows = kvmalloc_array(nr_cpu_ids, sizeof(*rows), GFP_KERNEL);
+	if (!rows)
 		return -ENOMEM;
 
-	/* One consistent copy per CPU, taken once, so the sums match. */
-	mutex_lock(&randstat_shown_lock);
-	for_each_possible_cpu(cpu) {
-		u64 *shown = *per_cpu_ptr(&randstat_shown_ns, cpu);
+	/*
+	 * One copy per CPU, taken once, so that the sums match.  Start at
+	 * this CPU: readers on other CPUs start elsewhere, and rarely wait.
+	 */
+	percpu_down_read(&randstat_reset_sem);
+	for_each_cpu_wrap(cpu, cpu_possible_mask, raw_smp_processor_id())
+		randstat_take(cpu, &rows[cpu]);
+	percpu_up_read(&randstat_reset_sem);
 
-		cpus[cpu].state = randstat_read_cpu(cpu, &cpus[cpu].c);
-		randstat_estimate(&cpus[cpu].c, shown);
-		memcpy(cpus[cpu].ns, shown, sizeof(cpus[cpu].ns));
+	for_each_possible_cpu(cpu)
 		for (i = 0; i < RS_NR_CLASSES; i++)
-			sum[i] += shown[i];
-	}
-	mutex_unlock(&randstat_shown_lock);
-
+			sum[i] += rows[cpu].ns[i];
 	seq_printf(m, "randstat %d law %s floor_ns %u mean_ns %u tmin_ns %u tmax_ns %u user_hz %d\n",
 		   RANDSTAT_FORMAT_VERSION, randstat_law_names[law], e.lo,
 		   e.hi, u.lo, u.hi, USER_HZ);
 	seq_puts(m, "cpu ");
 	randstat_put_row(m, sum, true);
 	for_each_online_cpu(cpu) {
-		seq_printf(m, "cpu%u", cpu);
-		randstat_put_row(m, cpus[cpu].ns, true);
+		seq_put_decimal_ull(m, "cpu", cpu);
+		randstat_put_row(m, rows[cpu].ns, true);
 	}
-	seq_puts(m, "hist_bounds_ns");
+	for_each_possible_cpu(cpu)
+		randstat_show_cpu(m, cpu, &rows[cpu]);
+
+	kvfree(rows);
+	return 0;
+}
+
+static void randstat_put_hist(struct seq_file *m, const char *name,
+			      unsigned int cpu, const u64 *h)
+{
+	int i;
+
+	randstat_put_name(m, name, cpu);
+	for (i = 0; i < RANDSTAT_HIST_BUCKETS; i++)
+		seq_put_decimal_ull(m, " ", h[i]);
+	seq_putc(m, '\n');
+}
+
+/* /proc/randstat_hist: the histograms alone; no times shown move. */
+static int randstat_hist_show(struct seq_file *m, void *v)
+{
+	struct randstat_counters c;
+	unsigned int cpu;
+	int i;
+
+	seq_put_decimal_ull(m, "randstat_hist ", RANDSTAT_FORMAT_VERSION);
+	seq_puts(m, "\nhist_bounds_ns");
 	for (i = 0; i < RANDSTAT_HIST_BUCKETS; i++)
 		seq_put_decimal_ull(m, " ", randstat_hist_lower_bound(i));
 	seq_putc(m, '\n');
-	for_each_possible_cpu(cpu)
-		randstat_show_cpu(m, cpu, &cpus[cpu]);
-
-	kvfree(cpus);
+	for_each_possible_cpu(cpu) {
+		randstat_read_cpu(cpu, &c);
+		randstat_put_hist(m, "cost_hist", cpu, c.cost_hist);
+		randstat_put_hist(m, "late_hist", cpu, c.late_hist);
+	}
 	return 0;
+}
+
+static int randstat_hist_open(struct inode *inode, struct file *file)
+{
+	return single_open_size(file, randstat_hist_show, NULL,
+				1024 + 768 * num_possible_cpus());
 }
 
 static int randstat_open(struct inode *inode, struct file *file)
 {
-	/* About 1 KiB per CPU. */
+	/* Five lines of at most ~900 bytes per CPU. */
 	return single_open_size(file, randstat_show, NULL,
 				1024 + 1024 * num_possible_cpus());
 }
@@ -163,12 +281,19 @@ static ssize_t randstat_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (!sysfs_streq(buf, "reset"))
 		return -EINVAL;
-	mutex_lock(&randstat_shown_lock);
+	/* No reader in between: each CPU's times shown and counters go together. */
+	percpu_down_write(&randstat_reset_sem);
 	randstat_reset();
-	for_each_possible_cpu(cpu)
-		memset(per_cpu_ptr(&randstat_shown_ns, cpu), 0,
-		       sizeof(randstat_shown_ns));
-	mutex_unlock(&randstat_shown_lock);
+	for_each_possible_cpu(cpu) {
+		struct randstat_shown *sh = per_cpu_ptr(&randstat_shown, cpu);
+
+		spin_lock(&sh->lock);
+		write_seqcount_begin(&sh->seq);
+		memset(sh->ns, 0, sizeof(sh->ns));
+		write_seqcount_end(&sh->seq);
+		spin_unlock(&sh->lock);
+	}
+	percpu_up_write(&randstat_reset_sem);
 	return count;
 }
 
@@ -180,15 +305,39 @@ static const struct proc_ops randstat_proc_ops = {
 	.proc_write	= randstat_write,
 };
 
-static struct proc_dir_entry *randstat_pde;
+static const struct proc_ops randstat_hist_proc_ops = {
+	.proc_open	= randstat_hist_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= single_release,
+};
+
+static struct proc_dir_entry *randstat_pde, *randstat_hist_pde;
 
 int randstat_proc_init(void)
 {
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct randstat_shown *sh = per_cpu_ptr(&randstat_shown, cpu);
+
+		spin_lock_init(&sh->lock);
+		seqcount_spinlock_init(&sh->seq, &sh->lock);
+	}
 	randstat_pde = proc_create("randstat", 0444, NULL, &randstat_proc_ops);
-	return randstat_pde ? 0 : -ENOMEM;
+	if (!randstat_pde)
+		return -ENOMEM;
+	randstat_hist_pde = proc_create("randstat_hist", 0444, NULL,
+					&randstat_hist_proc_ops);
+	if (!randstat_hist_pde) {
+		proc_remove(randstat_pde);
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 void randstat_proc_exit(void)
 {
+	proc_remove(randstat_hist_pde);
 	proc_remove(randstat_pde);
 }

@@ -395,8 +395,8 @@ const char *const rs_law_name[RS_NLAWS] = {
 enum rs_state {
 	ST_HEADER,	/* randstat 2 law ... */
 	ST_CPU_ALL,	/* cpu */
-	ST_CPU_N,	/* cpuN ..., then hist_bounds_ns */
-	ST_BLOCK,	/* ns, samples, exact, sampler, cost_hist, late_hist cpuN */
+	ST_CPU_N,	/* cpuN ... */
+	ST_BLOCK,	/* ns, samples, exact, sampler cpuN */
 };
 
 struct rs_parser {
@@ -450,20 +450,6 @@ static enum rs_status parse_header(struct rs_parser *ps,
 	st = lex_kv(&ps->lx, "randstat", kv, sizeof(kv) / sizeof(kv[0]));
 	if (!st && !s->user_hz)
 		st = lex_error(&ps->lx, RS_ERR_FORMAT, "user_hz is 0");
-	return st;
-}
-
-static enum rs_status parse_hist_bounds(struct rs_parser *ps)
-{
-	struct rs_snap *s = ps->snap;
-	enum rs_status st;
-
-	st = lex_numbers(&ps->lx, "hist_bounds_ns", s->hist_bounds_ns,
-			 RS_MAX_HIST, &s->nhist);
-	if (!st && (!s->nhist || lex_more(&ps->lx)))
-		st = lex_error(&ps->lx, RS_ERR_FORMAT,
-			       "'hist_bounds_ns': expected 1 to %d numbers",
-			       RS_MAX_HIST);
 	return st;
 }
 
@@ -536,19 +522,7 @@ static enum rs_status parse_sampler(struct rs_parser *ps, struct rs_cpu *c,
 	return RS_OK;
 }
 
-static enum rs_status parse_cost_hist(struct rs_parser *ps, struct rs_cpu *c,
-				      const char *what)
-{
-	return lex_exact(&ps->lx, what, c->cost_hist, ps->snap->nhist);
-}
-
-static enum rs_status parse_late_hist(struct rs_parser *ps, struct rs_cpu *c,
-				      const char *what)
-{
-	return lex_exact(&ps->lx, what, c->late_hist, ps->snap->nhist);
-}
-
-/* The six lines every possible CPU has, in this order. */
+/* The four lines every possible CPU has, in this order. */
 static const struct {
 	const char *kw;
 	enum rs_status (*parse)(struct rs_parser *ps, struct rs_cpu *c,
@@ -558,8 +532,6 @@ static const struct {
 	{ "samples", parse_samples },
 	{ "exact", parse_exact },
 	{ "sampler", parse_sampler },
-	{ "cost_hist", parse_cost_hist },
-	{ "late_hist", parse_late_hist },
 };
 
 #define NR_BLOCK_LINES	(sizeof(block_lines) / sizeof(block_lines[0]))
@@ -577,7 +549,7 @@ static void describe_expected(const struct rs_parser *ps, char *buf,
 		snprintf(buf, size, "the 'cpu' line");
 		break;
 	case ST_CPU_N:
-		snprintf(buf, size, "a 'cpuN' line or 'hist_bounds_ns'");
+		snprintf(buf, size, "a 'cpuN' line or 'ns cpuN'");
 		break;
 	case ST_BLOCK:
 		if (ps->bline)
@@ -652,10 +624,10 @@ static enum rs_status parse_randstat_line(struct rs_parser *ps)
 	case ST_CPU_N:
 		if (tok_cpu(&kw, &cpu))
 			return parse_cpu_line(&ps->lx, ps->snap, &kw, true);
-		if (!tok_is(&kw, "hist_bounds_ns"))
+		if (!tok_is(&kw, block_lines[0].kw))
 			return unexpected(ps, &kw);
 		ps->state = ST_BLOCK;
-		return parse_hist_bounds(ps);
+		return parse_block_line(ps, &kw);
 	case ST_BLOCK:
 		return parse_block_line(ps, &kw);
 	}

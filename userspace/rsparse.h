@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RS_FORMAT_VERSION	3
+#define RS_FORMAT_VERSION	4
 
 /* The columns of a cpu line, in /proc/stat's order. */
 enum rs_col {
@@ -35,7 +35,6 @@ enum rs_col {
 /* user..steal sum to a CPU's time; guest is already inside user. */
 #define RS_NTIME	(RS_STEAL + 1)
 
-#define RS_MAX_HIST	64	/* most histogram buckets accepted */
 #define RS_MAX_CPUS	65536	/* highest CPU number accepted, plus one */
 
 struct rs_row {
@@ -61,14 +60,12 @@ struct rs_sampler {
 /* One CPU of one file. */
 struct rs_cpu {
 	bool listed;		/* has a cpuN line: online when read */
-	bool counted;		/* has randstat's ns..late_hist lines */
+	bool counted;		/* has randstat's ns..sampler lines */
 	struct rs_row ticks;	/* the cpuN line, USER_HZ */
 	struct rs_row ns;	/* randstat only, from here on */
 	struct rs_row samples;
 	struct rs_row exact;	/* ns charged exactly, not from samples */
 	struct rs_sampler s;
-	uint64_t cost_hist[RS_MAX_HIST];
-	uint64_t late_hist[RS_MAX_HIST];
 };
 
 /* The sampling intervals' law (the module's law parameter). */
@@ -91,8 +88,6 @@ struct rs_snap {
 	uint64_t tmax_ns;
 	uint64_t user_hz;
 	struct rs_row all;	/* the "cpu" line */
-	unsigned int nhist;	/* randstat only: histogram buckets */
-	uint64_t hist_bounds_ns[RS_MAX_HIST];
 	unsigned int ncpu;	/* entries in cpu[]: highest CPU seen + 1 */
 	struct rs_cpu *cpu;
 };

@@ -527,8 +527,7 @@ static bool u64s_went_down(const uint64_t *a, const uint64_t *b,
 	return false;
 }
 
-static bool cpu_went_down(const struct rs_cpu *a, const struct rs_cpu *b,
-			  unsigned int nhist)
+static bool cpu_went_down(const struct rs_cpu *a, const struct rs_cpu *b)
 {
 	const struct rs_sampler *sa = &a->s, *sb = &b->s;
 	const uint64_t va[] = { sa->elapsed_ns, sa->sampled_ns, sa->samples,
@@ -541,9 +540,7 @@ static bool cpu_went_down(const struct rs_cpu *a, const struct rs_cpu *b,
 	return u64s_went_down(a->ns.v, b->ns.v, RS_NCOLS) ||
 	       u64s_went_down(a->samples.v, b->samples.v, RS_NCOLS) ||
 	       u64s_went_down(a->exact.v, b->exact.v, RS_NCOLS) ||
-	       u64s_went_down(va, vb, sizeof(va) / sizeof(va[0])) ||
-	       u64s_went_down(a->cost_hist, b->cost_hist, nhist) ||
-	       u64s_went_down(a->late_hist, b->late_hist, nhist);
+	       u64s_went_down(va, vb, sizeof(va) / sizeof(va[0]));
 }
 
 /**
@@ -552,19 +549,17 @@ static bool cpu_went_down(const struct rs_cpu *a, const struct rs_cpu *b,
  * @b: the later read
  *
  * Return: true if any counter of any CPU went down, or a CPU's counters
- * or the histogram layout disappeared (the module was reloaded).
+ * disappeared (the module was reloaded).
  */
 bool rs_randstat_went_down(const struct rs_snap *a, const struct rs_snap *b)
 {
 	unsigned int i;
 
-	if (a->nhist != b->nhist)
-		return true;
 	for (i = 0; i < a->ncpu; i++) {
 		if (!a->cpu[i].counted)
 			continue;
 		if (!counted(b, i) ||
-		    cpu_went_down(&a->cpu[i], &b->cpu[i], a->nhist))
+		    cpu_went_down(&a->cpu[i], &b->cpu[i]))
 			return true;
 	}
 	return false;

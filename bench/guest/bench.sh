@@ -10,7 +10,7 @@
 #   I WHAT ...            information (I tp_events N: randstat:sample
 #                         events of cpu1 recorded in one @tp_on.R run)
 #   H LABEL k v ...       randstat's cost_hist delta on cpu1 (h0..h31) and
-#                         hist_bounds_ns (b0..b31)
+#                         hist_bounds_ns (b0..b31), from /proc/randstat_hist
 #   O CONFIG ROUND k v .. one throughput run (overhead)
 #   P CONFIG ROUND WL ..  interrupts/s per CPU and ping-pong throughput
 #                         (footprint)

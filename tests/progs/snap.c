@@ -6,6 +6,8 @@
  *   mono_ns N              CLOCK_MONOTONIC, read between the two files
  *   rs <line>              every line of /proc/randstat (if present)
  *   stat <line>            the cpu lines of /proc/stat
+ *   rs <line>              every line of /proc/randstat_hist (if present):
+ *                          the sampler's cost and lateness histograms
  *
  * One small process instead of cat, cat and date keeps the snapshot
  * short, which matters on a slow (TCG) guest.
@@ -32,5 +34,6 @@ int main(void)
 	copy("/proc/randstat", "rs", NULL);
 	printf("mono_ns %llu\n", now_ns(CLOCK_MONOTONIC));
 	copy("/proc/stat", "stat", "cpu");
+	copy("/proc/randstat_hist", "rs", NULL);
 	return 0;
 }

@@ -58,8 +58,8 @@ for n in $names; do
 		f=$tmp/$n.$ext
 		[ -s "$f" ] || die "$n.$ext not found whole in $log"
 	done
-	head -n 1 "$tmp/$n.randstat" | grep -q '^randstat 3 ' ||
-		die "$n.randstat does not begin with 'randstat 3'"
+	head -n 1 "$tmp/$n.randstat" | grep -q '^randstat 4 ' ||
+		die "$n.randstat does not begin with 'randstat 4'"
 	grep -q '^cpu0 ' "$tmp/$n.stat" || die "$n.stat has no cpu0 line"
 done
 grep -q '^cpu1 ' "$tmp/vm-offline.stat" && die "vm-offline.stat has a cpu1 line: cpu1 was not offline"

@@ -442,12 +442,10 @@ static void t_parse_randstat(void)
 		EXPECT(!"normal.randstat parses");
 		return;
 	}
-	EXPECT(s.version == 3 && s.law == RS_LAW_EXPONENTIAL &&
+	EXPECT(s.version == 4 && s.law == RS_LAW_EXPONENTIAL &&
 	       s.floor_ns == 50000 && s.mean_ns == 4000000 &&
 	       s.tmin_ns == 2000000 && s.tmax_ns == 6000000 &&
 	       s.user_hz == 100);
-	EXPECT(s.nhist == 32 && s.hist_bounds_ns[1] == 64 &&
-	       s.hist_bounds_ns[31] == 2097152);
 	EXPECT(s.all.v[RS_USER] == 35999 && s.all.v[RS_GUEST_NICE] == 398);
 	EXPECT(s.ncpu >= 2);
 	c0 = rs_snap_cpu(&s, 0);
@@ -460,7 +458,6 @@ static void t_parse_randstat(void)
 	EXPECT(c0->samples.v[RS_IDLE] == 160000);
 	EXPECT(c0->s.elapsed_ns == 1000000000000ULL && c0->s.samples == 250000);
 	EXPECT(c0->s.overruns == 3 && c0->s.cost_max_ns == 18432);
-	EXPECT(c0->cost_hist[8] == 180000 && c1->late_hist[20] == 1);
 	rs_snap_free(&s);
 }
 
@@ -529,7 +526,7 @@ static void t_truncated(void)
 	struct rs_error err;
 
 	expect_bad(rs_load_randstat(fx("truncated.randstat"), &s, &err),
-		   RS_ERR_FORMAT, &err, "truncated.randstat:13:", "truncated");
+		   RS_ERR_FORMAT, &err, "truncated.randstat:10:", "truncated");
 	expect_bad(rs_load_stat(fx("truncated.stat"), &s, &err),
 		   RS_ERR_FORMAT, &err, "truncated.stat:3:", "truncated");
 }
@@ -540,10 +537,10 @@ static void t_truncated_at_line(void)
 	struct rs_snap s;
 	struct rs_error err;
 
-	*strstr(text, "cost_hist cpu1") = '\0';
-	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:15:",
-		   "before 'cost_hist cpu1'");
-	strcpy(text, "randstat 3 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n");
+	*strstr(text, "sampler cpu1") = '\0';
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:11:",
+		   "before 'sampler cpu1'");
+	strcpy(text, "randstat 4 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n");
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
 		   "before the 'cpu' line");
 	expect_bad(parse_rs("", &s, &err), RS_ERR_FORMAT, &err, "mem",
@@ -558,7 +555,7 @@ static void t_bad_version(void)
 
 	expect_bad(rs_load_randstat(fx("badversion.randstat"), &s, &err),
 		   RS_ERR_VERSION, &err, "badversion.randstat:1:",
-		   "format version 4; this reader knows version 3");
+		   "format version 5; this reader knows version 4");
 }
 
 static void t_garbage(void)
@@ -567,18 +564,29 @@ static void t_garbage(void)
 	struct rs_error err;
 
 	expect_bad(rs_load_randstat(fx("garbage.randstat"), &s, &err),
-		   RS_ERR_FORMAT, &err, "garbage.randstat:6:", "'9O123456789'");
+		   RS_ERR_FORMAT, &err, "garbage.randstat:5:", "'9O123456789'");
 }
 
 static void t_unknown_line(void)
 {
-	char *text = replace(slurp("normal.randstat"), "hist_bounds_ns",
-			     "procs_running 2\nhist_bounds_ns");
+	char *text = replace(slurp("normal.randstat"), "\nns cpu0",
+			     "\nprocs_running 2\nns cpu0");
 	struct rs_snap s;
 	struct rs_error err;
 
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:5:",
-		   "expected a 'cpuN' line or 'hist_bounds_ns', found 'procs_running'");
+		   "expected a 'cpuN' line or 'ns cpuN', found 'procs_running'");
+	free(text);
+	/* format 3's histogram lines are in /proc/randstat_hist since 4 */
+	text = replace(slurp("normal.randstat"), "\nns cpu0",
+		       "\nhist_bounds_ns 0 64\nns cpu0");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:5:",
+		   "expected a 'cpuN' line or 'ns cpuN', found 'hist_bounds_ns'");
+	free(text);
+	text = replace(slurp("normal.randstat"), "\nns cpu1",
+		       "\ncost_hist cpu0 1 2\nns cpu1");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:9:",
+		   "expected 'ns cpuN', found 'cost_hist'");
 	free(text);
 	text = slurp("normal.stat");
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
@@ -593,12 +601,12 @@ static void t_inconsistent(void)
 	struct rs_snap s;
 	struct rs_error err;
 
-	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:9:",
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:8:",
 		   "not the sum of the first eight ns columns");
 	free(text);
 	/* an online CPU without its block */
-	text = replace(slurp("normal.randstat"), "hist_bounds_ns",
-		       "cpu2 0 0 0 0 0 0 0 0 0 0\nhist_bounds_ns");
+	text = replace(slurp("normal.randstat"), "\nns cpu0",
+		       "\ncpu2 0 0 0 0 0 0 0 0 0 0\nns cpu0");
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:",
 		   "cpu2 has a cpu line but no 'ns cpu2' block");
 	free(text);
@@ -611,16 +619,16 @@ static void t_inconsistent(void)
 	/* format 3's sampler keys come in the contract's order, each once */
 	text = replace(slurp("tickless-a.randstat"), "mode sampled dormant 1",
 		       "dormant 1 mode sampled");
-	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:9:",
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:8:",
 		   "expected key 'mode', found 'dormant'");
 	free(text);
 	text = replace(slurp("tickless-a.randstat"), " dormancies 40", "");
-	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:9:",
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:8:",
 		   "expected key 'dormancies', found 'cost_ns'");
 	free(text);
-	text = replace(slurp("tickless-a.randstat"), "late_max_ns 16384\ncost_hist cpu0",
-		       "late_max_ns 16384 late_max_ns 1\ncost_hist cpu0");
-	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:9:",
+	text = replace(slurp("tickless-a.randstat"), "late_max_ns 16384\nns cpu1",
+		       "late_max_ns 16384 late_max_ns 1\nns cpu1");
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:8:",
 		   "unknown key 'late_max_ns' after 'late_max_ns'");
 	free(text);
 }
@@ -1294,17 +1302,17 @@ static void t_prog_errors(void)
 			      fx("truncated.randstat"));
 
 	EXPECT(r.status == 2 && !*r.out);
-	EXPECT_HAS(r.err, "truncated.randstat:13: truncated");
+	EXPECT_HAS(r.err, "truncated.randstat:10: truncated");
 	result_free(&r);
 	r = run("--stat", fx("normal.stat"), "--randstat",
 		fx("badversion.randstat"));
 	EXPECT(r.status == 2);
-	EXPECT_HAS(r.err, "badversion.randstat:1: format version 4; this reader knows version 3");
+	EXPECT_HAS(r.err, "badversion.randstat:1: format version 5; this reader knows version 4");
 	result_free(&r);
 	r = run("--stat", fx("normal.stat"), "--randstat",
 		fx("garbage.randstat"));
 	EXPECT(r.status == 2);
-	EXPECT_HAS(r.err, "garbage.randstat:6: 'ns cpu0': field 3");
+	EXPECT_HAS(r.err, "garbage.randstat:5: 'ns cpu0': field 3");
 	result_free(&r);
 	r = run("--stat", fx("truncated.stat"), "--randstat",
 		fx("normal.randstat"));

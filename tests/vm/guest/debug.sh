@@ -88,7 +88,7 @@ dmesg -c >/dev/null
 
 # --- load, read, unload ------------------------------------------------------
 load_randstat exact_cpus=
-cat /proc/randstat >/dev/null
+cat /proc/randstat /proc/randstat_hist >/dev/null
 /progs/randstat >/dev/null
 result $? "the reader runs"
 taskset -c 1 /progs/spin 2 >/dev/null
@@ -333,8 +333,9 @@ scanned "irq and softirq reference" leaks
 # --- the scan catches bugs -------------------------------------------------------
 # Each /ko/break-NAME.ko is randstat with one deliberate bug
 # (tests/debug/break-NAME.patch, whose first line says what must report
-# it).  Load it, read /proc/randstat, let cpu1 run and idle, unload: the
-# scan must find the bug.  Last: a lockdep report turns lockdep off.
+# it).  Load it, read /proc/randstat and /proc/randstat_hist, let cpu1
+# run and idle, unload: the scan must find the bug.  Last: a lockdep
+# report turns lockdep off.
 for ko in /ko/break-*.ko; do
 	[ -e "$ko" ] || { result 1 "broken builds to catch: none in /ko"; break; }
 	what=${ko##*/break-}
@@ -342,7 +343,7 @@ for ko in /ko/break-*.ko; do
 	want=$(cat "/ko/break-$what.expect")
 	dmesg -c >/dev/null
 	insmod "$ko" exact_cpus=
-	cat /proc/randstat >/dev/null
+	cat /proc/randstat /proc/randstat_hist >/dev/null
 	taskset -c 1 /progs/spin 1 >/dev/null
 	cat /proc/randstat >/dev/null
 	sleep 0.5

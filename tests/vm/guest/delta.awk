@@ -1,11 +1,12 @@
 # delta.awk BEFORE AFTER: the change between two tests/progs/snap outputs,
 # one "key value" per line:
 #   ns.cpuN.CLASS, n.cpuN.CLASS      randstat ns and sample counts
-#   x.cpuN.CLASS                     randstat's exact ns (format 3)
+#   x.cpuN.CLASS                     randstat's exact ns (format 3 on)
 #   sampler.cpuN.FIELD               elapsed_ns sampled_ns samples overruns
 #                                    dormancies cost_ns late_ns (cost_max_ns,
 #                                    late_max_ns too)
-#   late.cpuN.bK                     callbacks in lateness bucket K
+#   late.cpuN.bK                     callbacks in lateness bucket K (from
+#                                    /proc/randstat_hist, format 4)
 #                                    (randstat_hist_bucket(): K >= 1
 #                                    starts at 2^(K+5) ns)
 #   stat.cpuN.CLASS                  /proc/stat, USER_HZ ticks

@@ -155,7 +155,7 @@ ok_or_show $? "interval during a spin on cpu1: cpu1 %usr >= 90" /tmp/out
 # --- --json ------------------------------------------------------------------
 # common_keys FILE KEY...: the keys of every report, and KEY...
 common_keys() {
-	keys "$@" '{"version":1,"format":3,' '"time":' '"interval_s":' '"law":"exponential",' \
+	keys "$@" '{"version":1,"format":4,' '"time":' '"interval_s":' '"law":"exponential",' \
 		'"floor_ns":50000,' '"mean_ns":4000000,' '"tmin_ns":2000000,' \
 		'"tmax_ns":6000000,' '"reset":' '"notes":[' '"cpus":['
 }
@@ -172,7 +172,7 @@ st=$?
 cat /tmp/err >>/tmp/out
 [ $st -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 1 ] && awk "$JSONCHECK" /tmp/out &&
 	cpu_keys /tmp/out '"mode":"since_start"' '"interval_s":null' '"reset":false'
-ok_or_show $? "--json: one line, parses, format 3 since_start with all, 0 and 1" /tmp/out
+ok_or_show $? "--json: one line, parses, format 4 since_start with all, 0 and 1" /tmp/out
 
 $RS --json 1 2 >/tmp/out 2>/tmp/err
 st=$?

@@ -396,16 +396,28 @@ judge "after the reloads: cpu1 (spinning) samples, every CPU's time grows" 'END 
 # prototype once hung a guest like this (an RCU stall, cpu1's timer
 # softirq held off for 20 s).  The guest must stay responsive (the run
 # ends on time), cpu1 must keep sampling at its rate on the time it is
-# sampled (sampled_ns / mean_ns, Poisson: 4 sigma is 4 sqrt of it), and
-# dmesg (next test) must stay clean.
+# sampled, and dmesg (next test) must stay clean.
+#
+# The rate: on sampled time the samples are the law's renewal process,
+# except that each resume (one per dormancy, R of them) starts with the
+# continuation, floor - min(since, floor) + Exp(mean - floor), whose mean
+# is mean - min(since, floor): each resume shortens the sampled time per
+# sample by up to floor_ns.  So E[n] lies in [sampled / mean,
+# (sampled + R floor) / mean], and n is accepted within 4 sigma (Poisson,
+# sqrt of E[n]) of that range.  Under TCG an excess beyond it grows with
+# the emulator's lateness (+45, +441 and +583 samples at the watcher's
+# detection delays of 165, 384 and 763 us, the module of before and after
+# the state machine alike): printed, see randstat.rst "Testing".
 SOAK=${randstat_soak_secs:-40}
 measure soak /progs/runas -u 65534 /progs/attack sample "$SOAK" 1700
 st=$?
 judge "soak: ${SOAK}s of full-speed reads against a per-sample hog, sampling keeps its rate" 'END {
-	c = "cpu1"; classes(c); want = g("sampler." c ".sampled_ns") / lmean()
-	print "# " c ": " nsamp(c) " samples in " ms(g("sampler." c ".sampled_ns")) " sampled of " ms(g("wall")) \
-		", expected " int(want) " +- 4 sigma " int(4 * root(want)) "; dormancies +" g("sampler." c ".dormancies")
-	verdict(st == 0 && g("wall") < (soak + 5) * 1e9 && sq(nsamp(c) - want) <= sq(4 * root(want)))
+	c = "cpu1"; classes(c); lo = g("sampler." c ".sampled_ns") / lmean()
+	r = g("sampler." c ".dormancies"); hi = lo + r * g("floor") / lmean(); n = nsamp(c)
+	print "# " c ": " n " samples in " ms(g("sampler." c ".sampled_ns")) " sampled of " ms(g("wall")) \
+		", expected " int(lo) " to " int(hi) " (" r " resumes) +- 4 sigma " int(4 * root(hi)) \
+		"; lateness mean " sprintf("%.0f", g("sampler." c ".late_ns") / ncb(c) / 1000) "us"
+	verdict(st == 0 && g("wall") < (soak + 5) * 1e9 && n >= lo - 4 * root(lo) && n <= hi + 4 * root(hi))
 }' -v st="$st" -v soak="$SOAK"
 
 # --- dmesg ---------------------------------------------------------------------------

@@ -219,38 +219,55 @@ judge "tickless=0: idle CPUs are sampled all the time (tickless=abc refused firs
 sleep 1
 
 # --- a dormant CPU that wakes tasks on other CPUs stays dormant ----------------
-# Paced loopback UDP (50 datagrams/s) whose sender, receiver and a spinner
-# are on cpu1, with lo's receive processing steered to cpu0 by RPS: each
+# Paced loopback UDP (50 datagrams/s) whose sender and receiver are on
+# cpu1, with lo's receive processing steered to cpu0 by RPS: each
 # datagram's NET_RX softirq runs on cpu0, otherwise idle, and wakes the
-# receiver on busy cpu1, an enqueue that cpu0 does on cpu1's runqueue
-# (sched_update_nr_running_tp fires on cpu0).  cpu0 runs no task for it,
-# so its sampler must stay dormant: at most one resume per 10 datagrams
-# (an idle guest's cpu0 resumes ~0.2-1.6 times a second; resuming at every
-# such enqueue, as before, is one per one to two datagrams: defect 4).
-# Valid only if the softirq ran on cpu0 (NET_RX on cpu0 for at least half
-# of the datagrams) and the receiver got them.
+# receiver on cpu1.  With a spinner on cpu1 that wakeup is an enqueue
+# cpu0 does on cpu1's busy runqueue (sched_update_nr_running_tp fires on
+# cpu0); without it (the control) cpu1 is idle and the wakeup is queued
+# to cpu1, which enqueues it itself.  cpu0 runs no task for either, so
+# its sampler must resume no more often with the spinner than in the
+# control (ksoftirqd, the busy check and the snapshots resume it in
+# both): at most 1 more resume per 10 datagrams, plus 4 sigma of the two
+# counts (Poisson).  Resuming at every such enqueue, as before (defect 4
+# of issue "The sampler rebuilt around one state machine"), is about one
+# more per datagram.  Valid only if the softirq ran on cpu0 (NET_RX on
+# cpu0 for at least half of the datagrams) and the receiver got them.
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
 netrx0() { awk '$1 == "NET_RX:" { print $2 }' /proc/softirqs; }
-if [ -w "$RPS" ]; then
-	echo 1 >"$RPS"
-	taskset -c 1 /progs/spin $((SECS + 1)) >/dev/null &
-	sp=$!
+# udp_window NAME SPIN: the traffic, with a spinner on cpu1 if SPIN is 1;
+# prints "sent received netrx0 dormancies samples".
+udp_window() {
+	[ "$2" = 1 ] && { taskset -c 1 /progs/spin $((SECS + 1)) >/dev/null & sp=$!; }
 	sleep 0.3
 	n0=$(netrx0)
-	snap u0
+	snap "$1"0
 	taskset -c 1 /progs/udpflood "$SECS" 50 >/tmp/udp.out 2>&1
-	snap u1
+	snap "$1"1
 	n1=$(netrx0)
-	wait $sp
+	[ "$2" = 1 ] && wait "$sp"
+	delta "$1"0 "$1"1
+	awk -v nr=$((n1 - n0)) "$(cat /tests/judge.awk)"'
+	END {
+		while ((getline l < "/tmp/udp.out") > 0) if (split(l, f, " ") >= 5 && f[2] == "sent") { s = f[3]; r = f[5] }
+		print s + 0, r + 0, nr, g("sampler.cpu0.dormancies"), nsamp("cpu0")
+	}' /tmp/delta
+}
+if [ -w "$RPS" ]; then
+	echo 1 >"$RPS"
+	set -- $(udp_window uc 0) $(udp_window ub 1)
 	echo 0 >"$RPS"
-	delta u0 u1
-	judge "cpu0 serving softirqs that wake tasks on busy cpu1 stays dormant (at most 1 resume per 10 datagrams)" 'END {
-		sent = rx = 0
-		while ((getline l < "/tmp/udp.out") > 0) if (split(l, f, " ") >= 5 && f[2] == "sent") { sent = f[3]; rx = f[5] }
-		d = g("sampler.cpu0.dormancies"); n = nsamp("cpu0")
-		printf "# datagrams sent %d, received %d; NET_RX on cpu0 %d; cpu0: dormancies %d, samples %d, over %.1f s\n", sent, rx, nr, d, n, g("wall") / 1e9
-		verdict(sent > 0 && rx >= 0.9 * sent && nr >= sent / 2 && d <= sent / 10)
-	}' -v nr=$((n1 - n0))
+	awk -v cs="$1" -v cr="$2" -v cn="$3" -v cd="$4" -v cx="$5" \
+		-v bs="$6" -v br="$7" -v bn="$8" -v bd="$9" -v bx="${10}" 'BEGIN {
+		printf "# control (cpu1 idle): %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times, %d samples\n", cs, cr, cn, cd, cx
+		printf "# cpu1 busy: %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times, %d samples\n", bs, br, bn, bd, bx
+		lim = cd + bs / 10 + 4 * sqrt(cd + bd + 1)
+		printf "# resumes with cpu1 busy %d, limit %.1f (control + datagrams / 10 + 4 sigma)\n", bd, lim
+		ok = cs > 0 && bs > 0 && cr >= 0.9 * cs && br >= 0.9 * bs && cn >= cs / 2 && bn >= bs / 2
+		if (!ok) print "# not valid: the softirq did not run on cpu0, or datagrams were lost"
+		exit !(ok && bd <= lim)
+	}'
+	result $? "cpu0 serving softirqs that wake tasks on busy cpu1 resumes no more than when they wake idle cpu1 (+1 per 10 datagrams)"
 else
 	result 1 "no $RPS: a kernel without RPS?"
 fi

@@ -38,7 +38,10 @@ TREE_RELEASE = $(shell sed -n 's/.*UTS_RELEASE "\(.*\)"/\1/p' \
 # make install KRELEASE=<release>: install for that release, which the
 # module must be built for.
 KRELEASE = $(TREE_RELEASE)
-VERSION := 0.1
+# The release, one source: RANDSTAT_VERSION in include/randstat.h (the
+# module's MODULE_VERSION; userspace/Makefile reads it too).
+VERSION := $(shell sed -n 's/^\#define RANDSTAT_VERSION[[:space:]]*"\(.*\)"/\1/p' \
+	$(dir $(lastword $(MAKEFILE_LIST)))include/randstat.h)
 PREFIX ?= /usr/local
 DKMS_SRC = $(DESTDIR)/usr/src/randstat-$(VERSION)
 # What DKMS builds from, laid out in $(DKMS_SRC) as in the tree (dkms.conf

@@ -43,6 +43,11 @@ reports=$out/reports
 export ASAN_OPTIONS="log_path=$reports/asan:exitcode=86:detect_leaks=1:strict_string_checks=1"
 export UBSAN_OPTIONS="log_path=$reports/ubsan:print_stacktrace=1:halt_on_error=1:exitcode=86"
 
+# The copies are not beside include/randstat.h, where userspace/Makefile
+# reads the release: it is passed on (make takes VERSION from here).
+VERSION=$(sed -n 's/^#define RANDSTAT_VERSION[[:space:]]*"\(.*\)"/\1/p' include/randstat.h)
+export VERSION
+
 # copy DIR: userspace/ without its build products, into DIR.
 copy() {
 	cp -r userspace "$1" && make -s -C "$1" clean >/dev/null

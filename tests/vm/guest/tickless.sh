@@ -255,10 +255,13 @@ udp_window() {
 }
 if [ -w "$RPS" ]; then
 	echo 1 >"$RPS"
-	set -- $(udp_window uc 0) $(udp_window ub 1)
+	udp_window uc 0 >/tmp/udp.control
+	udp_window ub 1 >/tmp/udp.busy
 	echo 0 >"$RPS"
-	awk -v cs="$1" -v cr="$2" -v cn="$3" -v cd="$4" -v cx="$5" \
-		-v bs="$6" -v br="$7" -v bn="$8" -v bd="$9" -v bx="${10}" 'BEGIN {
+	read -r cs cr cn cd cx </tmp/udp.control
+	read -r bs br bn bd bx </tmp/udp.busy
+	awk -v cs="$cs" -v cr="$cr" -v cn="$cn" -v cd="$cd" -v cx="$cx" \
+		-v bs="$bs" -v br="$br" -v bn="$bn" -v bd="$bd" -v bx="$bx" 'BEGIN {
 		printf "# control (cpu1 idle): %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times, %d samples\n", cs, cr, cn, cd, cx
 		printf "# cpu1 busy: %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times, %d samples\n", bs, br, bn, bd, bx
 		lim = cd + bs / 10 + 4 * sqrt(cd + bd + 1)

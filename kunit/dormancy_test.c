@@ -313,8 +313,8 @@ static void floor_abuse_test(struct kunit *test)
 /*
  * Defect 5 of the dormancy review: a dormant span's interrupt time was all
  * irq, while a sampled CPU shows the same load as softirq.  Where the
- * kernel measures interrupt time (its irq and softirq grew in the span),
- * the rest is split as they grew.
+ * kernel measures interrupt time, its softirq time (up to the rest) is
+ * softirq and the remainder irq; each part grows only as the span does.
  */
 static void dormant_split_test(struct kunit *test)
 {
@@ -323,12 +323,12 @@ static void dormant_split_test(struct kunit *test)
 	/* 10 ms: 9 ms asleep, 1 ms awake; the kernel saw 0.2 irq, 0.6 soft */
 	randstat_charge_dormant(&c, 10000000, 9000000, 0, 0, 200000, 600000);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 9000000ULL);
-	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_SOFTIRQ], 750000ULL);
-	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 250000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_SOFTIRQ], 600000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 400000ULL);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 10000000ULL);
-	/* softirq only: all of it softirq */
+	/* more softirq than the rest (rounding): capped, irq 0 */
 	memset(&c, 0, sizeof(c));
-	randstat_charge_dormant(&c, 10000000, 9000000, 0, 0, 0, 1);
+	randstat_charge_dormant(&c, 10000000, 9000000, 0, 0, 0, 1500000);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_SOFTIRQ], 1000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 0ULL);
 }

@@ -142,8 +142,9 @@ u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
  * @idle_ns: growth of the kernel's exact idle sleep time in the span
  * @iowait_ns: growth of the kernel's exact iowait sleep time in the span
  * @steal_ns: steal time the kernel accounted and not yet charged
- * @irq_ns: growth of the kernel's hardirq time in the span
- * @softirq_ns: growth of the kernel's softirq time in the span
+ * @irq_ns: growth of the kernel's exact hardirq time in the span (unused:
+ *	the rest beyond softirq is irq)
+ * @softirq_ns: growth of the kernel's exact softirq time in the span
  *
  * The CPU ran nothing but its idle task in the span, and the interrupts
  * that woke it.  Steal, up to the span, is steal; the NO_HZ sleep times
@@ -151,11 +152,14 @@ u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
  * sleeping CPU spent serving interrupts (hardirqs, and the softirqs they
  * ran on exit), which NO_HZ does not count as sleep and the stopped tick
  * does not see.  Where the kernel measures interrupt time exactly
- * (CONFIG_IRQ_TIME_ACCOUNTING), the rest is split between irq and
- * softirq as that time grew, so that the same load shows in the same
- * columns whether the CPU was sampled or dormant; where it does not (its
- * irq and softirq times then come from the tick, stopped here, and do not
- * grow), the rest is irq.  randstat_dormant_busy() keeps it small.
+ * (CONFIG_IRQ_TIME_ACCOUNTING; the caller passes 0 elsewhere, where
+ * kcpustat's irq and softirq are the tick's samples), its softirq time,
+ * up to the rest, is softirq, so that the same load shows in the same
+ * columns whether the CPU was sampled or dormant; the rest of the rest
+ * (hardirqs, and entering and leaving idle) is irq.  Each part only grows
+ * as the span does, so a reader's look at a dormant CPU never sees a
+ * column fall (but for the NO_HZ sleep times' microsecond rounding).
+ * randstat_dormant_busy() keeps the rest small.
  *
  * Return: the steal time charged; the caller carries the rest over.
  */
@@ -166,10 +170,9 @@ u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
 	u64 steal = min(steal_ns, span_ns);
 	u64 iowait = min(iowait_ns, span_ns - steal);
 	u64 idle = min(idle_ns, span_ns - steal - iowait);
-	u64 rest = span_ns - steal - iowait - idle, soft = 0;
+	u64 rest = span_ns - steal - iowait - idle;
+	u64 soft = min(softirq_ns, rest);
 
-	if (irq_ns + softirq_ns)
-		soft = randstat_mul_div(rest, softirq_ns, irq_ns + softirq_ns);
 	c->elapsed_ns += span_ns;
 	c->exact_ns[RS_STEAL] += steal;
 	c->exact_ns[RS_IOWAIT] += iowait;

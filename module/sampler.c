@@ -139,8 +139,15 @@ static void randstat_kstat_read(unsigned int cpu, bool all,
 		for (i = 0; i < RS_NR_CLASSES; i++)
 			k->ns[i] = kcs.cpustat[from[i]];
 	} else {
+		/*
+		 * irq and softirq only where the kernel measures them
+		 * (randstat_charge_dormant()); without IRQ_TIME_ACCOUNTING
+		 * they are the tick's samples, in whole ticks.
+		 */
 		for (i = RS_IDLE; i <= RS_STEAL; i++)
-			k->ns[i] = READ_ONCE(kcpustat_cpu(cpu).cpustat[from[i]]);
+			if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) ||
+			    (i != RS_IRQ && i != RS_SOFTIRQ))
+				k->ns[i] = READ_ONCE(kcpustat_cpu(cpu).cpustat[from[i]]);
 	}
 	if (idle != (u64)-1)
 		k->ns[RS_IDLE] = idle * NSEC_PER_USEC;

@@ -15,6 +15,7 @@ packages=(
 	qemu-system-x86 busybox-static cpio kmod xz-utils zstd	# the guest
 	libfuse3-dev fuse3 procps			# randstat-fs, top in the demo
 	libtracefs-dev libtraceevent-dev pkg-config	# randstat top
+	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev	# randstat cgroup
 )
 [ "${1:-}" = demo ] ||
 	packages+=(linux-source bc flex bison python3	# KUnit on UML

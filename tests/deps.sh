@@ -20,6 +20,7 @@ packages=(
 	libfuse3-dev fuse3 procps			# randstat-fs, top in the demo
 	libtracefs-dev libtraceevent-dev pkg-config	# randstat top
 	libjson-c-dev					# the reader's JSON
+	clang llvm libbpf-dev bpftool libelf-dev zlib1g-dev	# randstat cgroup
 )
 [ "${1:-}" = demo ] ||
 	packages+=(linux-source bc flex bison python3	# KUnit on UML

@@ -8,6 +8,7 @@
  *   randstat --prometheus        the counters, node_exporter textfile format
  *   randstat top ...             per process or thread (rstop.c)
  *   randstat exec ...            a command on randstat's /proc/stat (rsexec.c)
+ *   randstat cgroup ...          per cgroup: runs randstat-cgroup (cgroup/)
  *
  * See randstat.1.  The parsing is in rsparse.c, the arithmetic in
  * rsreport.c; this file has the command line and the three outputs.
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rsexec.h"
 #include "rsexit.h"
@@ -794,6 +796,11 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "exec"))
 		return rs_exec_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "cgroup")) {	/* userspace/cgroup/ */
+		execvp("randstat-cgroup", argv + 1);
+		fprintf(stderr, "randstat cgroup: cannot run randstat-cgroup: %s\n", strerror(errno));
+		return EXIT_USAGE;
+	}
 	if (rs_unprivileged())
 		return RS_EXIT_FAIL;
 	if (argc > 1 && !strcmp(argv[1], "top"))

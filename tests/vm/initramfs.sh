@@ -149,6 +149,9 @@ done
 if [ -x "$repo/userspace/randstat.static" ]; then
 	cp "$repo/userspace/randstat.static" "$root/progs/randstat"
 fi
+if [ -x "$repo/userspace/cgroup/randstat-cgroup.static" ]; then
+	cp "$repo/userspace/cgroup/randstat-cgroup.static" "$root/progs/randstat-cgroup"
+fi
 
 # copy_path FILE [DEST]: FILE (symlinks followed) at DEST in the guest
 # (default its own path), its mode kept (fusermount3 is setuid root).

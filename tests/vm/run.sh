@@ -22,6 +22,10 @@
 #             this host, perf script report flamegraph of the guest's
 #             profile with d3-flame-graph, rendered by headless Chromium
 #             (tests/vm/flamegraph.sh; the trace suite's initramfs)
+#   cgroup    randstat cgroup (its BPF program) in cgroups: errors,
+#             busy time against cpu.stat's usage_usec, --json, -d, -f,
+#             -n, a full map, --prometheus, RPS softirq work kept out of
+#             a spinner's cgroup, the cost per sample with and without
 #   top       randstat top over the randstat:sample tracepoint: a user
 #             spinner, a system-call loop and two threads on cpu1 against
 #             4 sigma, plain and --json output, -n, -t, signals, errors
@@ -90,6 +94,9 @@ default_moddir=$MODDIR
 mkdir -p "$out"
 make -s -C "$repo/tests/progs" >&2 || die "building tests/progs failed"
 make -s -C "$repo/userspace" randstat.static >&2 || die "building the reader failed"
+# The cgroup suite: randstat cgroup (clang, bpftool, libbpf-dev).
+make -s -C "$repo/userspace/cgroup" randstat-cgroup.static >&2 ||
+	echo "# vm: randstat-cgroup not built (tests/deps.sh): the cgroup suite will fail" >&2
 # The fuse suite: randstat-fs (libfuse3) and its 2 ms / 8 ms job (iso).
 make -s -C "$repo/userspace" randstat-fs >&2 ||
 	echo "# vm: randstat-fs not built (apt-get install libfuse3-dev): the fuse suite will fail" >&2

@@ -1,0 +1,296 @@
+# shellcheck shell=sh
+# cgroup: randstat cgroup (userspace/cgroup/), its BPF program on the
+# randstat:sample tracepoint, in cgroups made with mkdir, tasks moved by
+# writing cgroup.procs; the reader and the harness on cpu0, workloads on
+# cpu1.
+#
+# The statistics: a cgroup that ran a share s of one CPU for T s gets
+# k ~ Poisson(s T / mu) samples (mu = the time per sample, 4 ms), and its
+# estimate 100 k w / T (w: its samples' mean time per sample) has the
+# standard deviation sigma = estimate / sqrt(k) percentage points (3.65
+# at s = 1, T = 3 s).  Every assertion allows 4 sigma or more.
+#
+# (c) busy = usr + nice + sys against cpu.stat's usage_usec, which is
+#     exact for a non-root cgroup (sum_exec_runtime).  usage also holds
+#     the interrupts that came while the cgroup's task ran (no
+#     IRQ_TIME_ACCOUNTING on Debian's kernels) and the sampler's own
+#     hardirq, which randstat charges to no cgroup; so usage - busy must
+#     lie in [-(4 sigma + skew), 4 sigma + skew + I + C], with I the upper
+#     end of the interrupts bucket's 95% interval (every CPU's interrupts:
+#     an upper bound for any one cgroup's) and C the sampler's measured
+#     cost (/proc/randstat's cost_ns, every CPU) over the interval.  skew:
+#     the map, /proc/randstat and cpu.stat are read one after the other at
+#     each end, within 10 ms each under TCG: 100 x 0.02 / T points.
+# (a) a user-only spinner in cgroup A on cpu1, a loopback UDP flood in
+#     cgroup B on cpu0 with lo's RPS map sending the NET_RX softirq work
+#     to cpu1 (bench/guest/interf.sh's set-up), against the same without
+#     RPS.  cpu.stat charges A system time outside randstat's interval;
+#     randstat's %sys of A with the flood is at most its %sys without it
+#     plus 4 sigma of the difference (under TCG the spinner's context is
+#     in kernel mode a few percent of the time even without it:
+#     Documentation/benchmark.rst, "Interference"), and the work appears
+#     in the interrupts bucket: more than without, by 4 sigma.
+# shellcheck source=/dev/null
+. /tests/lib.sh
+ktap_begin
+RC=/progs/randstat-cgroup
+CG=/sys/fs/cgroup
+RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
+dmesg -c >/dev/null
+
+M='function sq(x) { return x * x }
+function root(x,  r, i) {
+	if (x <= 0) return 0
+	r = x > 1 ? x : 1
+	for (i = 0; i < 60; i++) r = (r + x / r) / 2
+	return r
+}
+'
+show() { sed 's/^/#   /' "$1"; }
+ok_or_show() {
+	[ "$1" -eq 0 ] || show "$3"
+	result "$1" "$2"
+}
+
+# J: awk functions over one JSON report (the last line of a file).
+# est(s, k): "SAMPLES PCT LO HI" of the estimate "k":{...} in s.
+# cgobj(line, path): the object of cgroup PATH.
+# shellcheck disable=SC2016 # awk
+J='
+function num(s, k) {
+	if (!match(s, "\"" k "\":-?[0-9][0-9.e+-]*")) return "null"
+	s = substr(s, RSTART, RLENGTH); sub(/^[^:]*:/, "", s); return s + 0
+}
+function est(s, k,   i, r) {
+	i = index(s, "\"" k "\":{\"samples\":")
+	if (!i) return "null null null null"
+	r = substr(s, i + length(k) + 14)
+	match(r, /^[0-9]+,"pct":[-0-9.e+]+,"ci":\[[-0-9.e+]+,[-0-9.e+]+\]/)
+	r = substr(r, 1, RLENGTH)
+	gsub(/"pct":|"ci":|\[|\]/, "", r); gsub(/,/, " ", r)
+	return r
+}
+function cgobj(line, path,   n, part, i) {
+	n = split(line, part, /\{"path":/)
+	for (i = 2; i <= n; i++)
+		if (index(part[i], "\"" path "\",") == 1) return part[i]
+	return ""
+}
+function special(line, name,   i) {
+	i = index(line, "\"" name "\":{\"user\":")
+	return i ? substr(line, i, index(substr(line, i), "}}") + 1) : ""
+}
+'
+# cost_ns: every CPU's sampler cost so far, ns.
+cost_ns() { awk '$1 == "sampler" { for (i = 2; i < NF; i++) if ($i == "cost_ns") s += $(i + 1) } END { printf "%.0f\n", s }' /proc/randstat; }
+# in_cg NAME CMD...: run CMD in cgroup NAME (made if need be), in the background.
+in_cg() {
+	_n=$1
+	shift
+	mkdir -p "$CG/$_n"
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "$CG/$_n" "$@" &
+}
+
+if [ ! -x "$RC" ]; then
+	diag "no $RC in the guest (make -C userspace/cgroup randstat-cgroup.static)"
+	ktap_end
+	exit 1
+fi
+
+# --- errors before anything is loaded ------------------------------------
+$RC 1 1 >/tmp/out 2>&1
+st=$?
+[ $st -eq 3 ] && grep -q 'the randstat module is not loaded' /tmp/out && grep -q 'sudo modprobe randstat' /tmp/out
+ok_or_show $? "no module: exit 3 ($st), says so and how to load it" /tmp/out
+
+load_randstat
+sleep 1
+/progs/runas -u 65534 $RC 1 1 >/tmp/out 2>&1
+st=$?
+[ $st -eq 1 ] && grep -q 'needs root to load its BPF program' /tmp/out
+ok_or_show $? "not root: exit 1 ($st), says it needs root" /tmp/out
+
+$RC 1 1 >/tmp/out 2>&1
+st=$?
+[ $st -eq 2 ] && grep -q '/sys/fs/cgroup is not cgroup v2 (mount -t cgroup2' /tmp/out
+ok_or_show $? "no cgroup v2 mounted: exit 2 ($st), says how to mount it" /tmp/out
+
+mount -t cgroup2 none "$CG" || diag "mount -t cgroup2 failed"
+ip link set lo up
+
+# --- (c): busy time against usage_usec ------------------------------------
+in_cg a taskset -c 1 /progs/spin 300
+spin=$!
+mkdir -p "$CG/b"
+in_cg b/in taskset -c 1 /progs/sysloop 300 read
+sl=$!
+sleep 1
+c0=$(cost_ns)
+taskset -c 0 $RC --json -d 2 "$SECS" 1 >/tmp/out 2>/tmp/err
+st=$?
+c1=$(cost_ns)
+cat /tmp/err >>/tmp/out
+diag "randstat cgroup --json -d 2 $SECS 1: exit $st; sampler cost over it $((c1 - c0)) ns"
+[ $st -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 1 ] && awk "$JSONCHECK" /tmp/out &&
+	keys /tmp/out '{"view":"cgroup","time":' '"interval_s":' '"attach":"' \
+		'"samples":{"randstat":' '"lost":{"map_full":0,' '"interrupts":{"user":' \
+		'"cgroups":[{"path":"' '"cpu_stat":{"usage":'
+ok_or_show $? "--json: one line, it parses, its keys" /tmp/out
+diag "attached through: $(awk "$J"'{ print substr($0, index($0, "\"attach\""), 22) }' /tmp/out)"
+
+# Every sample is counted: the map's count against /proc/randstat's over
+# the same interval.  The two are read one after the other at each end,
+# within 10 ms under TCG: 2 CPUs x 10 ms / 4 ms = 5 samples, allow 10.
+awk "$J$M"'{ r = num($0, "randstat"); c = num($0, "counted"); l = num($0, "map_full") + num($0, "other") + num($0, "unknown_class")
+	printf "# samples: /proc/randstat %d, counted %d, lost %d\n", r, c, l
+	exit !(r > 0 && sq(r - c) <= 100 && l == 0) }' /tmp/out
+ok_or_show $? "every sample of /proc/randstat is counted in the map (within 10, the reads' skew), none lost" /tmp/out
+
+for g in /a /b /b/in; do
+	awk -v g="$g" -v T="$SECS" -v cost="$((c1 - c0))" "$J$M"'{
+		o = cgobj($0, g); if (o == "") { print "# no row for " g; exit 1 }
+		split(est(o, "busy"), b, " "); u = num(o, "usage"); T = num($0, "interval_s")
+		split(est(special($0, "interrupts"), "interrupts"), ir, " ")
+		s = b[1] > 0 ? b[2] / root(b[1]) : 100 * 0.004 / T
+		skew = 100 * 0.02 / T; C = 100 * cost / 1e9 / T
+		lo = -(4 * s + skew); hi = 4 * s + skew + ir[4] + C
+		printf "# %s: randstat busy %.2f%% (%d samples, sigma %.2f), cpu.stat usage %.2f%%: usage - busy %.2f must be in [%.2f, %.2f] (interrupts <= %.2f, sampler %.2f)\n", \
+			g, b[2], b[1], s, u, u - b[2], lo, hi, ir[4], C
+		exit !(u != "null" && b[1] > 0 && u - b[2] >= lo && u - b[2] <= hi)
+	}' /tmp/out
+	ok_or_show $? "(c) $g: randstat's busy time agrees with cpu.stat's usage_usec (4 sigma + interrupts + sampler cost)" /tmp/out
+done
+# spin makes no system call (top.sh: its %sys <= 2); sysloop is mostly
+# system (top.sh: %sys > %usr); a parent's row holds its child's samples.
+awk "$J$M"'{ split(est(cgobj($0, "/a"), "usr"), au, " "); split(est(cgobj($0, "/a"), "sys"), as, " ")
+	split(est(cgobj($0, "/b"), "usr"), bu, " "); split(est(cgobj($0, "/b"), "sys"), bs, " ")
+	split(est(cgobj($0, "/b"), "busy"), bb, " "); split(est(cgobj($0, "/b/in"), "busy"), bi, " ")
+	printf "# /a %%usr %.2f %%sys %.2f; /b %%usr %.2f %%sys %.2f; /b busy %d samples, /b/in %d\n", au[2], as[2], bu[2], bs[2], bb[1], bi[1]
+	exit !(au[1] > 0 && as[2] <= 2 && bs[2] > bu[2] && bb[1] == bi[1]) }' /tmp/out
+ok_or_show $? "(c) /a is user time, /b system time; /b has exactly /b/in's samples (a parent adds its children)" /tmp/out
+
+# text output: the header, the rows
+taskset -c 0 $RC -d 1 1 1 >/tmp/out 2>&1
+st=$?
+[ $st -eq 0 ] && grep -q '^CGROUP  *%usr  *95% interval  *%nice  *%sys' /tmp/out &&
+	grep -q '^/a  ' /tmp/out && grep -q '^/b  ' /tmp/out && ! grep -q '^/b/in ' /tmp/out &&
+	grep -q '^(interrupts) ' /tmp/out
+ok_or_show $? "text, -d 1: the header, /a and /b, not /b/in, the interrupts row" /tmp/out
+show /tmp/out
+
+# -f, -n
+taskset -c 0 $RC --json -d 2 -f '/b*' 1 1 >/tmp/out 2>&1
+st=$?
+[ $st -eq 0 ] && grep -q '"path":"/b"' /tmp/out && grep -q '"path":"/b/in"' /tmp/out && ! grep -q '"path":"/a"' /tmp/out
+ok_or_show $? "-f '/b*': /b and /b/in only" /tmp/out
+taskset -c 0 $RC --json -n 1 1 1 >/tmp/out 2>&1
+st=$?
+[ $st -eq 0 ] && [ "$(grep -o '"path":' /tmp/out | wc -l)" -eq 1 ] && grep -q '"path":"/"' /tmp/out
+ok_or_show $? "-n 1: one row, the root (the busiest: it holds all)" /tmp/out
+
+# --- a full map: counted, not silent ---------------------------------------
+taskset -c 0 $RC --json --max-entries 2 1 2 >/tmp/out 2>&1
+st=$?
+awk "$J$M"'END { l = num($0, "map_full"); r = num($0, "randstat"); c = num($0, "counted")
+	printf "# --max-entries 2: map_full %d, other %d (errno %d), counted %d, /proc/randstat %d\n", l, num($0, "other"), num($0, "other_errno"), c, r
+	exit !(l > 0 && sq(r - c - l) <= 100) }' /tmp/out
+ok_or_show $? "--max-entries 2: the samples that found the map full are counted as lost (counted + lost = all, within 10)" /tmp/out
+
+# --- cgroups made and removed under it: their last samples in (removed),
+# their keys deleted (the map does not grow with them).  100 cgroups, each
+# a 30 ms spinner on cpu1, removed when it ends; /a and /b/in go on.
+taskset -c 0 $RC --json -d 1 1 12 >/tmp/out 2>&1 &
+rcp=$!
+sleep 1.5
+i=0
+while [ $i -lt 100 ]; do
+	i=$((i + 1))
+	in_cg "t$i" taskset -c 1 /progs/spin 0.03 >/dev/null
+	wait $!
+	rmdir "$CG/t$i"
+done
+wait $rcp
+st=$?
+awk "$J"'{ split(est(special($0, "removed"), "busy"), r, " "); rm += r[1]; e = num($0, "map_entries"); if (e > emax) emax = e
+	l += num($0, "map_full") + num($0, "other") }
+	END { printf "# 100 cgroups made and removed: %d samples in (removed), map entries at most %d, last %d, lost %d\n", rm, emax, e, l
+	exit !(rm > 0 && e <= 16 && l == 0) }' /tmp/out
+ok_or_show $? "cgroups removed under it: their samples in (removed), their keys deleted (<= 16 left), none lost (st $st)" /tmp/out
+
+# --- Prometheus ---------------------------------------------------------
+taskset -c 0 $RC --prometheus /tmp/rs.prom -d 2 1 2 >/tmp/out 2>&1
+st=$?
+cat /tmp/rs.prom >>/tmp/out
+[ $st -eq 0 ] && [ ! -e /tmp/rs.prom.tmp ] &&
+	grep -q '^# TYPE randstat_cgroup_cpu_seconds_total counter$' /tmp/rs.prom &&
+	grep -q '^# HELP randstat_cgroup_cpu_seconds_total ' /tmp/rs.prom &&
+	awk '/^randstat_cgroup_cpu_seconds_total\{cgroup="\/a",mode="user"\} / { u = $2 }
+		/^randstat_cgroup_unattributed_seconds_total\{mode="idle"\} / { i = 1 }
+		END { printf "# /a user %s s over 2 s\n", u; exit !(u > 0.5 && u < 3 && i) }' /tmp/rs.prom &&
+	! grep -v -e '^#' -e '^randstat_cgroup_[a-z_]*{[a-z_]*="[^"]*"\(,mode="[a-z_]*"\)\?} [0-9.]*$' /tmp/rs.prom
+ok_or_show $? "--prometheus FILE: HELP, TYPE, /a's user seconds (0.5-3 over 2 s: one CPU at 1/2 and 4 sigma), every line a sample" /tmp/out
+sed 's/^/# prom: /' /tmp/rs.prom
+kill $spin $sl
+wait $spin $sl 2>/dev/null
+
+# --- (a): interrupts are nobody's container's --------------------------------
+if [ -w "$RPS" ]; then
+	in_cg a taskset -c 1 /progs/spin 300
+	spin=$!
+	for phase in 0 2; do
+		echo $phase >"$RPS"
+		in_cg b taskset -c 0 /progs/udpflood $((SECS + 3)) >/dev/null
+		fl=$!
+		sleep 1
+		taskset -c 0 $RC --json -d 1 "$SECS" 1 >"/tmp/rps$phase" 2>&1
+		wait $fl
+	done
+	echo 0 >"$RPS"
+	kill $spin
+	wait $spin 2>/dev/null
+	cat /tmp/rps0 /tmp/rps2 >/tmp/out
+	awk "$J$M"'FNR == 1 { f++ } {
+		o = cgobj($0, "/a"); split(est(o, "sys"), sy, " "); ks[f] = num(substr(o, index(o, "\"cpu_stat\"")), "system")
+		split(est(special($0, "interrupts"), "interrupts"), ir, " ")
+		k[f] = sy[1]; p[f] = sy[2]; hi[f] = sy[4]; ik[f] = ir[1]; ip[f] = ir[2]; T[f] = num($0, "interval_s")
+		printf "# RPS %s: /a randstat %%sys %.2f [.. %.2f] (%d samples), cpu.stat %%system %.2f; interrupts %.2f%% (%d samples)\n", \
+			f == 1 ? "off" : "to cpu1", sy[2], sy[4], sy[1], ks[f], ir[2], ir[1]
+	}
+	END {
+		# the difference of two Poisson estimates: sigma = sqrt(k1 + k2) x 4 ms / T
+		sd = 100 * root(k[1] + k[2] + 1) * 0.004 / T[2]
+		si = 100 * root(ik[1] + ik[2] + 1) * 0.004 / T[2]
+		a = ks[2] != "null" && ks[2] > hi[2]
+		b = p[2] <= p[1] + 4 * sd
+		c = ip[2] > ip[1] + 4 * si
+		printf "# cpu.stat system above randstat: %d; randstat sys with <= without + 4 sigma (%.2f): %d; interrupts with > without + 4 sigma (%.2f): %d\n", a, 4 * sd, b, 4 * si, c
+		exit !(f == 2 && a && b && c)
+	}' /tmp/rps0 /tmp/rps2
+	ok_or_show $? "(a) RPS softirq onto A's CPU: cpu.stat charges A system time, randstat does not, it goes to interrupts" /tmp/out
+else
+	result 1 "(a) no $RPS"
+fi
+
+# --- the cost per sample, with the program and without (not asserted: TCG) --
+# cpu1 busy with a spinner; the sampler's mean cost on cpu1 (cost_ns over
+# samples less overruns) over SECS without, then with randstat cgroup.
+cost1() { awk '$1 == "sampler" && $2 == "cpu1" { for (i = 3; i < NF; i++) v[$i] = $(i + 1); print v["cost_ns"], v["samples"] - v["overruns"] }' /proc/randstat; }
+taskset -c 1 /progs/spin 300 >/dev/null &
+spin=$!
+for run in 1 2; do
+	a=$(cost1); sleep "$SECS"; b=$(cost1)
+	off=$(echo "$a $b" | awk '{ printf "%.0f ns over %d samples", ($3 - $1) / ($4 - $2), $4 - $2 }')
+	taskset -c 0 $RC "$((SECS + 2))" 1 >/dev/null 2>&1 &
+	rc=$!
+	sleep 1
+	a=$(cost1); sleep "$SECS"; b=$(cost1)
+	on=$(echo "$a $b" | awk '{ printf "%.0f ns over %d samples", ($3 - $1) / ($4 - $2), $4 - $2 }')
+	wait $rc
+	diag "cost per sample on cpu1 (run $run): without the BPF program $off; with it $on"
+done
+kill $spin
+wait $spin 2>/dev/null
+
+rmdir "$CG/b/in" "$CG/b" "$CG/a" 2>/dev/null
+dmesg_clean "dmesg: no WARNING, BUG, Oops or lockdep report"
+ktap_end

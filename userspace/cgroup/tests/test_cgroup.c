@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * randstat cgroup: unit tests of the arithmetic (rscgcalc.c) and of the
+ * command line's error paths that need no BPF (TAP).
+ *
+ *   tests/test_cgroup ./randstat-cgroup
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "rscg.h"
+#include "tests/tap.h"
+
+static const char *prog;
+
+static const char rs_v4[] =
+	"randstat 4 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n"
+	"cpu  2 0 9 589 0 0 0 0 0 0\n"
+	"ns cpu0 4017552 0 75219013 2949429131 0 0 0 0 0 0\n"
+	"sampler cpu0 online 1 mode sampled dormant 1 elapsed_ns 3028665696 sampled_ns 216643578 samples 54 overruns 0 dormancies 31 cost_ns 393856 cost_max_ns 33902 late_ns 4633466 late_max_ns 486148\n"
+	"sampler cpu1 online 1 mode sampled dormant 0 elapsed_ns 3028665696 sampled_ns 3000000000 samples 750 overruns 0 dormancies 0 cost_ns 1 cost_max_ns 1 late_ns 1 late_max_ns 1\n";
+
+static void t_samplers(void)
+{
+	struct rscg_sampler v[4];
+	static const char bad[] = "sampler cpu0 online 1 sampled_ns x samples 3\n";
+	static const char big[] = "sampler cpu9 online 1 sampled_ns 1 samples 3\n";
+	static const char nokey[] = "sampler cpu0 online 1 samples 3\n";
+
+	EXPECT(rscg_parse_samplers(rs_v4, strlen(rs_v4), v, 4) == 2);
+	EXPECT(v[0].seen && v[0].sampled_ns == 216643578 && v[0].samples == 54);
+	EXPECT(v[1].seen && v[1].sampled_ns == 3000000000ull && v[1].samples == 750);
+	EXPECT(!v[2].seen && !v[3].seen);
+	EXPECT(rscg_parse_samplers(bad, strlen(bad), v, 4) == -1);
+	EXPECT(rscg_parse_samplers(big, strlen(big), v, 4) == -1);
+	EXPECT(rscg_parse_samplers(nokey, strlen(nokey), v, 4) == -1);
+	EXPECT(rscg_parse_samplers("cpu 1 2\n", 8, v, 4) == 0);
+}
+
+static void t_per_sample(void)
+{
+	struct rscg_sampler a[2] = { { true, 1000, 10 }, { true, 0, 0 } };
+	struct rscg_sampler b[2] = { { true, 41000, 20 }, { true, 8000000, 2 } };
+
+	EXPECT_NEAR(rscg_ns_per_sample(&a[0], &b[0]), 4000, 1e-9);
+	EXPECT_NEAR(rscg_ns_per_sample(&a[1], &b[1]), 4e6, 1e-9);
+	/* no sample in between, a reset, a CPU not seen: 0 */
+	EXPECT(rscg_ns_per_sample(&a[0], &a[0]) == 0);
+	EXPECT(rscg_ns_per_sample(&b[0], &a[0]) == 0);
+	b[1].seen = false;
+	EXPECT(rscg_ns_per_sample(&a[1], &b[1]) == 0);
+	/* the mean over the CPUs that count: cpu0 alone now */
+	EXPECT_NEAR(rscg_mean_ns_per_sample(a, b, 2), 4000, 1e-9);
+	b[1].seen = true;
+	EXPECT_NEAR(rscg_mean_ns_per_sample(a, b, 2), (40000.0 + 8e6) / 12, 1e-6);
+}
+
+/* Each CPU's samples weighted by its own time per sample. */
+static void t_weights(void)
+{
+	struct rscg_acc r;
+	struct rscg_est e;
+
+	memset(&r, 0, sizeof(r));
+	rscg_acc_add(&r, RSCG_USER, 100, 4e6);	/* cpu0: 0.4 s */
+	rscg_acc_add(&r, RSCG_USER, 100, 2e6);	/* cpu1: 0.2 s */
+	rscg_acc_add(&r, RSCG_GUEST, 10, 4e6);	/* user too: 0.04 s */
+	rscg_acc_add(&r, RSCG_SYSTEM, 50, 4e6);
+	rscg_acc_add(&r, RSCG_SOFTIRQ, 7, 4e6);
+	rscg_acc_add(&r, RSCG_NCLASSES, 7, 4e6);	/* ignored */
+	rscg_acc_add(&r, -1, 7, 4e6);
+	rscg_estimate(&r, RSCG_G_USR, 1e9, 4e6, &e);
+	EXPECT(e.k == 210);
+	EXPECT_NEAR(e.ns, 0.64e9, 1);
+	EXPECT_NEAR(e.pct, 64, 1e-9);
+	/* Garwood for k = 210: [182.6, 240.4] (R: qchisq), at 0.64/210 s each */
+	EXPECT_NEAR(e.lo, 182.62 * 0.64 / 210 * 100, 0.02);
+	EXPECT_NEAR(e.hi, 240.44 * 0.64 / 210 * 100, 0.02);
+	rscg_estimate(&r, RSCG_G_BUSY, 1e9, 4e6, &e);
+	EXPECT(e.k == 260);
+	EXPECT_NEAR(e.pct, 84, 1e-9);
+	rscg_estimate(&r, RSCG_G_INTR, 1e9, 4e6, &e);
+	EXPECT(e.k == 7);
+	rscg_estimate(&r, RSCG_G_IDLE, 1e9, 4e6, &e);
+	EXPECT(e.k == 0 && e.pct == 0 && e.lo == 0);
+	/* no sample: the upper end at the fallback weight, 3.689 x 4 ms / 1 s */
+	EXPECT_NEAR(e.hi, 3.6889 * 0.4, 1e-3);
+	rscg_estimate(&r, RSCG_G_USR, 0, 4e6, &e);
+	EXPECT(isnan(e.pct));
+}
+
+static void t_groups(void)
+{
+	EXPECT(rscg_group_mask(RSCG_G_USER_ALL) ==
+	       (1u << RSCG_USER | 1u << RSCG_GUEST | 1u << RSCG_NICE | 1u << RSCG_GUEST_NICE));
+	EXPECT(!(rscg_group_mask(RSCG_G_BUSY) &
+		 (rscg_group_mask(RSCG_G_INTR) | rscg_group_mask(RSCG_G_IDLE))));
+	EXPECT(!(rscg_group_mask(RSCG_G_BUSY) & 1u << RSCG_STEAL));
+}
+
+/* Parents get their children's samples (the tree add, by hand). */
+static void t_merge(void)
+{
+	struct rscg_acc child, parent;
+
+	memset(&child, 0, sizeof(child));
+	memset(&parent, 0, sizeof(parent));
+	rscg_acc_add(&child, RSCG_SYSTEM, 3, 1e6);
+	rscg_acc_add(&parent, RSCG_SYSTEM, 2, 2e6);
+	rscg_acc_merge(&parent, &child);
+	EXPECT(parent.k[RSCG_SYSTEM] == 5);
+	EXPECT_NEAR(parent.ns[RSCG_SYSTEM], 7e6, 1e-6);
+	EXPECT(child.k[RSCG_SYSTEM] == 3);
+}
+
+static void t_cpustat(void)
+{
+	static const char ok[] = "usage_usec 3000\nuser_usec 2000\nsystem_usec 1000\n"
+		"nr_periods 0\nnr_throttled 0\nthrottled_usec 0\n";
+	static const char missing[] = "usage_usec 3000\nuser_usec 2000\n";
+	static const char bad[] = "usage_usec 3000\nuser_usec 2x00\nsystem_usec 1\n";
+	uint64_t u = 0, us = 0, sy = 0;
+
+	EXPECT(!rscg_parse_cpustat(ok, strlen(ok), &u, &us, &sy));
+	EXPECT(u == 3000 && us == 2000 && sy == 1000);
+	EXPECT(rscg_parse_cpustat(missing, strlen(missing), &u, &us, &sy) == -1);
+	EXPECT(rscg_parse_cpustat(bad, strlen(bad), &u, &us, &sy) == -1);
+}
+
+static void t_outside(void)
+{
+	struct rscg_est e = { .lo = 10, .hi = 20 };
+
+	EXPECT(!rscg_outside(15, &e, 1e9));
+	EXPECT(!rscg_outside(20.004, &e, 1e9));	/* the printed rounding */
+	EXPECT(rscg_outside(20.2, &e, 1e9));
+	EXPECT(rscg_outside(9.8, &e, 1e9));
+	EXPECT(!rscg_outside(NAN, &e, 1e9));
+}
+
+/* The Prometheus text: its lines, escaping, and promtool's lint. */
+static void t_prom(void)
+{
+	struct rscg_prom_series ser[2] = {
+		{ "/", { 1.5e9, 0, 2.25e9 } },
+		{ "/odd\"na\\me", { 1e6, 2e6, 3e6 } },
+	};
+	double nobody[RSCG_NCLASSES] = { 0 };
+	uint64_t lost[RSCG_NLOST] = { 3, 4, 5, 99 };
+	char path[] = "/tmp/test_cgroup.XXXXXX", buf[8192], cmd[256];
+	size_t n;
+	FILE *f;
+	int fd, st;
+
+	nobody[RSCG_SOFTIRQ] = 0.5e9;
+	nobody[RSCG_USER] = 7e9;	/* not written: not nobody's class */
+	fd = mkstemp(path);
+	EXPECT(fd >= 0);
+	if (fd < 0)
+		return;
+	f = fdopen(fd, "w+");
+	rscg_prom_format(f, ser, 2, nobody, lost);
+	EXPECT(!ferror(f));
+	rewind(f);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	buf[n] = 0;
+	fclose(f);
+	EXPECT_HAS(buf, "# TYPE randstat_cgroup_cpu_seconds_total counter\n");
+	EXPECT_HAS(buf, "\nrandstat_cgroup_cpu_seconds_total{cgroup=\"/\",mode=\"user\"} 1.500000\n");
+	EXPECT_HAS(buf, "\nrandstat_cgroup_cpu_seconds_total{cgroup=\"/\",mode=\"system\"} 2.250000\n");
+	EXPECT_HAS(buf, "{cgroup=\"/odd\\\"na\\\\me\",mode=\"nice\"} 0.002000\n");
+	EXPECT_HAS(buf, "randstat_cgroup_unattributed_seconds_total{mode=\"softirq\"} 0.500000\n");
+	EXPECT_HASNT(buf, "mode=\"user\"} 7.");
+	EXPECT_HAS(buf, "randstat_cgroup_lost_samples_total{reason=\"map_full\"} 3\n");
+	EXPECT_HAS(buf, "randstat_cgroup_lost_samples_total{reason=\"unknown_class\"} 5\n");
+	EXPECT_HASNT(buf, "99");
+	/* promtool (Debian's prometheus, tests/deps.sh): parses, no lint */
+	snprintf(cmd, sizeof(cmd), "promtool check metrics <%s >%s.out 2>&1", path, path);
+	st = system(cmd);
+	EXPECT(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	snprintf(cmd, sizeof(cmd), "%s.out", path);
+	unlink(cmd);
+	unlink(path);
+}
+
+/* run ARGS: the exit status of prog with ARGS, its output in /tmp. */
+static int run(const char *args, char *out, size_t len)
+{
+	char cmd[512];
+	FILE *f;
+	int st;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "%s %s 2>&1", prog, args);
+	f = popen(cmd, "r");
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = 0;
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void t_args(void)
+{
+	char out[4096];
+
+	EXPECT(run("--help", out, sizeof(out)) == 0);
+	EXPECT_HAS(out, "Usage: randstat cgroup [--json]");
+	EXPECT(run("cgroup --help", out, sizeof(out)) == 0);
+	EXPECT(run("-d x", out, sizeof(out)) == 1);
+	EXPECT_HAS(out, "-d takes a whole number from 0 to 1000: 'x'");
+	EXPECT_HAS(out, "Try 'randstat cgroup --help'.");
+	EXPECT(run("-n 0", out, sizeof(out)) == 1);
+	EXPECT_HAS(out, "-n takes a whole number above 0: '0'");
+	EXPECT(run("0", out, sizeof(out)) == 1);
+	EXPECT_HAS(out, "INTERVAL must be a number of seconds above 0: '0'");
+	EXPECT(run("1 0", out, sizeof(out)) == 1);
+	EXPECT_HAS(out, "COUNT must be a whole number above 0: '0'");
+	EXPECT(run("1 2 3", out, sizeof(out)) == 1);
+	EXPECT_HAS(out, "too many arguments: 3");
+	EXPECT(run("--json --prometheus /tmp/x", out, sizeof(out)) == 1);
+	EXPECT_HAS(out, "--json and --prometheus exclude each other");
+	EXPECT(run("--max-entries 0", out, sizeof(out)) == 1);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: %s RANDSTAT-CGROUP\n", argv[0]);
+		return 2;
+	}
+	prog = argv[1];
+	puts("TAP version 13");
+	tap_test("/proc/randstat's sampler lines, any format version", t_samplers);
+	tap_test("each CPU's sampled time per sample", t_per_sample);
+	tap_test("counts weighted per CPU, Garwood's interval scaled", t_weights);
+	tap_test("the groups of classes: busy excludes interrupts, idle, steal", t_groups);
+	tap_test("a parent adds its children's samples", t_merge);
+	tap_test("cpu.stat's three figures", t_cpustat);
+	tap_test("the '*': outside beyond cpu.stat's resolution and the rounding", t_outside);
+	tap_test("the Prometheus text: lines, escapes, promtool check metrics", t_prom);
+	tap_test("arguments: usage and errors", t_args);
+	return tap_done();
+}

@@ -88,6 +88,13 @@ host_check() {
 }
 
 bash tests/deps.sh || exit 1
+# promtool (randstat cgroup's unit tests, the deb suite) from Debian's
+# prometheus as deps.sh unpacked it, where it is not installed.
+# shellcheck source=tests/unpack.sh
+. tests/unpack.sh
+if ! command -v promtool >/dev/null && promdir=$(unpacked_dir prometheus); then
+	export PATH="$promdir/usr/bin:$PATH"
+fi
 if [ "$units_later" = 1 ]; then
 	{ cat "$out/host-before.txt"; host_state | grep '^enabled unit '; } |
 		sort -u >"$out/host-before.txt.new"

@@ -224,15 +224,16 @@ sleep 1
 # datagram's NET_RX softirq runs on cpu0, otherwise idle, and wakes the
 # receiver on cpu1.  With a spinner on cpu1 that wakeup is an enqueue
 # cpu0 does on cpu1's busy runqueue (sched_update_nr_running_tp fires on
-# cpu0); without it (the control) cpu1 is idle and the wakeup is queued
-# to cpu1, which enqueues it itself.  cpu0 runs no task for either, so
-# its sampler must resume no more often with the spinner than in the
-# control (ksoftirqd, the busy check and the snapshots resume it in
-# both): at most 1 more resume per 10 datagrams, plus 4 sigma of the two
-# counts (Poisson).  Resuming at every such enqueue, as before (defect 4
-# of issue "The sampler rebuilt around one state machine"), is about one
-# more per datagram.  Valid only if the softirq ran on cpu0 (NET_RX on
-# cpu0 for at least half of the datagrams) and the receiver got them.
+# cpu0).  cpu0 runs no task for it, so its sampler must stay dormant:
+# before the fix (defect 4 of issue "The sampler rebuilt around one state
+# machine") every such enqueue resumed it, at least one resume per
+# datagram; after it, cpu0 resumes only when a task runs there (the
+# snapshots, kworkers, ksoftirqd: about 7 a second).  So at most one resume
+# per 2 datagrams: measured, 172 for 151 datagrams with the module before,
+# 25 after (6.1 and 6.12).  A control window with cpu1 idle (the wakeup is
+# then queued to cpu1) is printed beside.  Valid only if the softirq ran
+# on cpu0 (NET_RX on cpu0 for at least half of the datagrams) and the
+# receiver got them.
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
 netrx0() { awk '$1 == "NET_RX:" { print $2 }' /proc/softirqs; }
 # udp_window NAME SPIN: the traffic, with a spinner on cpu1 if SPIN is 1;
@@ -258,7 +259,7 @@ if [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ]; then
 	# resumes its sampler as any task does (1 per 0.2-0.3 datagrams
 	# seen on 6.1-rt), and 6.1-rt warns when RPS's IPI callback raises
 	# the softirq from the idle loop (do_softirq_post_smp_call_flush).
-	skip "cpu0 serving softirqs that wake tasks on busy cpu1 resumes no more than when they wake idle cpu1" \
+	skip "cpu0 serving softirqs that wake tasks on busy cpu1 stays dormant" \
 		"PREEMPT_RT runs the softirq in a task on cpu0"
 elif [ -w "$RPS" ]; then
 	echo 1 >"$RPS"
@@ -267,18 +268,17 @@ elif [ -w "$RPS" ]; then
 	echo 0 >"$RPS"
 	read -r cs cr cn cd cx </tmp/udp.control
 	read -r bs br bn bd bx </tmp/udp.busy
-	# busybox awk has no sqrt(): judge.awk's root(), in END over nothing.
 	awk -v cs="$cs" -v cr="$cr" -v cn="$cn" -v cd="$cd" -v cx="$cx" \
-		-v bs="$bs" -v br="$br" -v bn="$bn" -v bd="$bd" -v bx="$bx" "$(cat /tests/judge.awk)"' END {
+		-v bs="$bs" -v br="$br" -v bn="$bn" -v bd="$bd" -v bx="$bx" 'END {
 		printf "# control (cpu1 idle): %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times, %d samples\n", cs, cr, cn, cd, cx
 		printf "# cpu1 busy: %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times, %d samples\n", bs, br, bn, bd, bx
-		lim = cd + bs / 10 + 4 * root(cd + bd + 1)
-		printf "# resumes with cpu1 busy %d, limit %.1f (control + datagrams / 10 + 4 sigma)\n", bd, lim
+		lim = bs / 2
+		printf "# resumes with cpu1 busy %d, limit %.1f (one per 2 datagrams)\n", bd, lim
 		ok = cs > 0 && bs > 0 && cr >= 0.9 * cs && br >= 0.9 * bs && cn >= cs / 2 && bn >= bs / 2
 		if (!ok) print "# not valid: the softirq did not run on cpu0, or datagrams were lost"
 		exit !(ok && bd <= lim)
 	}' /dev/null
-	result $? "cpu0 serving softirqs that wake tasks on busy cpu1 resumes no more than when they wake idle cpu1 (+1 per 10 datagrams)"
+	result $? "cpu0 serving softirqs that wake tasks on busy cpu1 stays dormant (at most 1 resume per 2 datagrams)"
 else
 	result 1 "no $RPS: a kernel without RPS?"
 fi

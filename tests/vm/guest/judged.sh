@@ -104,6 +104,15 @@ echo 1408 >"$TR/buffer_size_kb"
 echo local >"$TR/trace_clock"
 echo 3 >"$TR/tracing_cpumask"
 
+# show PROGRAM [awk -v ...]: a judge program's diagnostics alone (the hlt
+# guest's figures, printed beside the idle=poll guest's judged ones).
+show() {
+	_prog=$1
+	shift
+	awk "$@" "$(cat /tests/judge.awk)
+$_prog" /tmp/delta 2>&1 | grep '^#'
+}
+
 # --- the judged workloads ----------------------------------------------------
 # The allowance: TCG's interrupts-off paths.  A sample due while the CPU
 # runs the kernel with interrupts off (the exit from a sleep, the path

@@ -10,7 +10,8 @@
 #   - its delay, E - the start's trace time: the law's continuation
 #     (randstat_draw_resume(): floor + Exp(mean - floor) less the part of
 #     the floor already past), whose median lies in
-#     [(mean - floor) ln 2, (mean - floor) ln 2 + floor];
+#     [(mean - floor) ln 2, (mean - floor) ln 2 + floor], and of which
+#     about 22% are shorter than (mean - floor) / 4;
 #   - if it expired before being cancelled or re-armed (a CPU that goes
 #     idle first cancels it): its lateness, the expiry's now - E, and
 #     whether the last clockevents_program_event() before the expiry asked
@@ -22,7 +23,8 @@
 #
 # Prints "# " diagnostics and, last, three words: PROG (1: every expired
 # resume was programmed in time, and at least MINN of them),
-# DELAY (1: the delays' median is within the law's range, 4 sigma), LOST (1:
+# DELAY (1: the delays' median and share under (mean - floor) / 4 are
+# within the law's ranges, 4 sigma each), LOST (1:
 # the trace lost events).  -v mean=NS -v floor=NS -v minn=N -v label=TEXT.
 function tns(s,  i) {
 	# "123.456789" seconds: to ns without losing the digits
@@ -35,6 +37,12 @@ function kv(k,  m) {
 	return m + 0
 }
 function sq(x) { return x * x }
+# e^x for x in [-1, 0] (busybox awk may lack exp): its series
+function ex(x,  t, r, i) {
+	t = 1; r = 1
+	for (i = 1; i < 30; i++) { t = t * x / i; r += t }
+	return r
+}
 function root(x,  r, i) {
 	if (x <= 0) return 0
 	r = x > 1 ? x : 1
@@ -97,6 +105,14 @@ END {
 	med = nd ? ds[int(nd / 2) + 1] : 0
 	s = nd ? b / root(nd) : 0
 	lo = b * 0.693147 - 4 * s; hi = b * 0.693147 + floor + 4 * s
+	# And the share of delays shorter than b / 4, which a shift of the
+	# delays by d > b / 4 takes to 0 (the median moves by d only):
+	# P(Exp(b) + c < b / 4), c in [0, floor], between 1 - exp(-(b / 4 -
+	# floor) / b) and 1 - exp(-1/4) = 0.2212; binomial sigma.
+	for (i = 1; i <= nd; i++) if (dl[i] < b / 4) nq++
+	fq = nd ? nq / nd : 0
+	qlo = 1 - ex(-(b / 4 - floor) / b); qhi = 0.221199
+	sq4 = nd ? 4 * root(qhi * (1 - qhi) / nd) : 1
 	printf "# %s: %d resumes (arms by hrtimer_start), %d expired, %d cancelled first; %d re-arms in the callback\n", \
 		label, nd, nl, cancelled, rearms + 0
 	if (nl)
@@ -106,6 +122,9 @@ END {
 		printf "# %s: resume delays: median %.0f us (the law: %.0f..%.0f us, 4 sigma %.0f us); p10 %.0f, p90 %.0f us\n", \
 			label, med / 1e3, b * 0.693147 / 1e3, (b * 0.693147 + floor) / 1e3, 4 * s / 1e3, \
 			ds[int(nd * 0.1) + 1] / 1e3, ds[int(nd * 0.9) + 1] / 1e3
+	if (nd)
+		printf "# %s: resume delays under %.0f us: %.1f%% (the law: %.1f..%.1f%%, 4 sigma %.1f%%)\n", \
+			label, b / 4e3, 100 * fq, 100 * qlo, 100 * qhi, 100 * sq4
 	if (lost) print "# the trace lost events"
-	print (nl >= minn && nok == nl) " " (nd >= minn && med >= lo && med <= hi) " " (lost + 0)
+	print (nl >= minn && nok == nl) " " (nd >= minn && med >= lo && med <= hi && fq >= qlo - sq4 && fq <= qhi + sq4) " " (lost + 0)
 }

@@ -18,6 +18,8 @@
 #   rearm     the same in a guest idling in hlt: the trace check judged,
 #             the shares printed beside (TCG delivers resumed samples
 #             late after a halt)
+#   evader    an ordinary guest with idle=poll: a tick evader on cpu1
+#             against its own CPU time and the tick
 #   reader    the reader (userspace/randstat) in each of its modes; also
 #             prints the fixtures tests/vm/capture-fixtures.sh extracts
 #   trace     the randstat:sample trace event through the ftrace text
@@ -104,7 +106,7 @@ make -s -C "$repo/bench/progs" iso evader >&2 || die "building bench/progs/iso a
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main tickless nohzfull judged rearm reader trace prof top attack fuse}
+	suites=${VM_SUITES:-main tickless nohzfull judged rearm evader reader trace prof top attack fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?
@@ -311,6 +313,7 @@ run_suites() {
 		nohzfull) extra="nohz_full=1" ;;
 		judged) extra="nohz_full=1 idle=poll randstat_tcg=$tcg" ;;
 		rearm)	extra="nohz_full=1 randstat_tcg=$tcg" ;;
+		evader)	extra="idle=poll randstat_tcg=$tcg" ;;
 		debug)	extra="nohz_full=1 slub_debug=A,kmalloc-* tsc_early_khz=$debug_tsc_khz"
 			extra+=" randstat_debug_stress=${RANDSTAT_DEBUG_STRESS:-60}" ;;
 		attack) extra="nohz_full=1 randstat_attack_secs=${RANDSTAT_ATTACK_SECS:-240}"

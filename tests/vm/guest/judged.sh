@@ -174,7 +174,9 @@ fi # NOHZ: the periodic job
 # closer than the tick.  The evader finds the tick's phase from the
 # coarse clock; a run whose tick saw half its time or more did not evade
 # and judges nothing (as bench/analyze.py's runs that came late): up to
-# three runs, the first that evaded is judged.  In the nohz_full guests
+# three runs, the first that evaded is judged.  It must have run (its own
+# CPU time >= 20%; on a host loaded by other work it got 40-44% in two
+# runs of one boot, where it gets about 80%).  In the nohz_full guests
 # it runs on cpu0 (cpu1's /proc/stat is vtime there), printed only: in
 # idle=poll boots of that guest the tick saw the evader in every run of
 # about one boot in two (80-91% against its own 70-76%), in hlt ones in
@@ -195,8 +197,8 @@ EV_PROG='END {
 	print "# " mode ": evader on " c ": own CPU time " pct(q) ", randstat busy " pct(p) " (error " pct(e) \
 		" = " sprintf("%.1f", e / s) " sigma, n " n "), tick busy " pct(k) " (error " pct(et) \
 		"); tolerance " pct(tol) ", and 3x closer than the tick"
-	if (check) { print (q >= 0.5 && k < q / 2) ? "PASS" : "FAIL"; exit }
-	verdict(sq(e) <= sq(tol) && 9 * sq(e) <= sq(et) && q >= 0.5)
+	if (check) { print (q >= 0.2 && k < q / 2) ? "PASS" : "FAIL"; exit }
+	verdict(sq(e) <= sq(tol) && 9 * sq(e) <= sq(et) && q >= 0.2)
 }'
 ev_run() {
 	measure evader taskset -c "${EVC#cpu}" /progs/evader 4000 500 "$JSECS"

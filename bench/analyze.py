@@ -9,6 +9,12 @@ write CSV, results.md and gnuplot inputs, print KTAP.
 
 The read-cost guests (bench/readcost.sh) are judged by readcost.py.
 
+NORMAL and NOHZ are the judged guests (idle=poll), with the default
+parameters and each workload again with tickless=0 (LABEL@t0, a column).
+BENCH_HLT="NORMAL_HLT.ktap NOHZ_HLT.ktap NORMAL_HLT_OK NOHZ_HLT_OK" (env):
+the same guests idling in hlt, printed beside; their footprint records
+are the footprint's.
+
 Statistics (as tests/vm/guest/judge.awk): randstat's share of a class is
 its share of the samples cpu1 took in the window (the count estimator,
 module/estimator.c), and from n samples it has the binomial standard error
@@ -430,8 +436,16 @@ def main():
     for g, rec in (("normal", normal), ("nohz", nohz)):
         for e in rec["E"]:
             k.diag(f"{g} guest: {e}")
+    hlt = os.environ.get("BENCH_HLT", "").split()
+    hnormal, hnohz = (parse(hlt[0]), parse(hlt[1])) if len(hlt) == 4 else (None, None)
+    if hnormal is not None:
+        k.result(hlt[2] == "1", "bench: the normal guest in hlt ran to the end")
+        k.result(hlt[3] == "1", "bench: the nohz_full guest in hlt ran to the end")
     W = {("normal", d["label"]): workload(d, False) for d in normal["B"]}
     W.update({("nohz", d["label"]): workload(d, True) for d in nohz["B"]})
+    if hnormal is not None:
+        W.update({("normal-hlt", d["label"]): workload(d, False) for d in hnormal["B"]})
+        W.update({("nohz-hlt", d["label"]): workload(d, True) for d in hnohz["B"]})
 
     def line(g, r):
         return (f"{g} {r['label']}: ref ({r['ref_name']}) {pct(r['ref'])}%, /proc/stat user "
@@ -482,7 +496,7 @@ def main():
                  f"(records {len(runs)}, mean lateness <= {VALID_LATE_US}us)")
     for (g, lab), r in sorted(W.items()):
         if g == "normal" and lab not in NORMAL_RUNS or \
-                g == "nohz" and lab not in NOHZ_JUDGED:
+                g == "nohz" and lab not in NOHZ_JUDGED or g.endswith("-hlt"):
             k.diag("(not judged) " + line(g, r))
 
     # --- the workload table -----------------------------------------------
@@ -499,14 +513,14 @@ def main():
             f.write("# i label err_stat err_rs ci95\n")
             i = 0
             for (gg, lab), r in W.items():
-                if gg != g or lab.startswith("sweep"):
+                if gg != g or lab.startswith("sweep") or "@" in lab:
                     continue
                 f.write(f"{i} {lab} {100 * r['err_stat']:.3f} {100 * r['err_rs']:.3f} {100 * r['ci95']:.3f}\n")
                 i += 1
     # the sweeps (normal guest): x, err_stat, err_rs, ci95, ref, stat, rs
     sweeps = {"period": [], "job": [], "margin": []}
     for (g, lab), r in W.items():
-        if g != "normal":
+        if g != "normal" or "@" in lab:
             continue
         if lab.startswith("sweepP_") or lab == "iso8_2_ph1000":
             sweeps["period"].append((8000 if lab == "iso8_2_ph1000" else int(lab.split("_")[1]), r))
@@ -669,7 +683,12 @@ def main():
 
     # --- footprint ----------------------------------------------------------------
     foot = {}   # (guest, workload, config) -> {"cpu0": [..], "cpu1": [..], "trips": [..]}
-    for g, rec in (("normal", normal), ("nohz", nohz)):
+    # the hlt guests' (with idle=poll the tick is not stopped in idle)
+    if hnormal is not None:
+        for key, v in hnormal["F"].items():
+            if key.endswith("@pingpong"):
+                F[key] = v
+    for g, rec in (("normal", hnormal or normal), ("nohz", hnohz or nohz)):
         for p in rec["P"]:
             e = foot.setdefault((g, p["wl"], p["config"]), {"cpu0": [], "cpu1": [], "trips": []})
             for key in ("cpu0", "cpu1", "trips"):
@@ -712,21 +731,32 @@ def main():
           "randstat's interval is 95% (1.96 sigma).  *normal*: ordinary guest, reference = "
           "the workload's own CPU time (CLOCK_PROCESS_CPUTIME_ID over the window), "
           "/proc/stat tick-sampled.  *nohz*: guest booted with nohz_full=1, reference = "
-          "cpu1's /proc/stat user (exact, vtime).", "",
-          "| guest | workload | reference | /proc/stat user | error | randstat user (95%) | error | n | lateness us | per-task times() |",
-          "|---|---|---|---|---|---|---|---|---|---|"]
+          "cpu1's /proc/stat user (exact, vtime).  Both guests idle with idle=poll (their "
+          "timer interrupts come on time) and randstat has its default parameters "
+          "(tickless).  *tickless=0*: randstat's error with the sampler always armed, same "
+          "boot (A/B).  *hlt*: randstat's error in the same guest idling in hlt, against "
+          "its own reference (under TCG a timer interrupt due right after a wakeup from "
+          "hlt comes late: Documentation/benchmark.rst); not judged.", "",
+          "| guest | workload | reference | /proc/stat user | error | randstat user (95%) | error | n | lateness us | tickless=0: error | hlt: error | per-task times() |",
+          "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+
+    def err(r):
+        return f"{100 * r['err_rs']:+.1f}" if r else ""
     for (g, lab), r in W.items():
+        if "@" in lab or g.endswith("-hlt"):
+            continue
         stat = "(= ref)" if g == "nohz" else f"{pct(r['stat_user'])}"
         es = "" if g == "nohz" else f"{100 * r['err_stat']:+.1f}"
         md.append(f"| {g} | {lab} | {pct(r['ref'])} | {stat} | {es} | {pct(r['rs_user'])} "
                   f"± {pct(r['ci95'])} | {100 * r['err_rs']:+.1f} | {r['n']} | "
-                  f"{r['late_us']:.0f} | {pct(r['task_share'])} |")
+                  f"{r['late_us']:.0f} | {err(W.get((g, lab + '@t0')))} | "
+                  f"{err(W.get((g + '-hlt', lab)))} | {pct(r['task_share'])} |")
     md += ["", "Kernel time: randstat's and /proc/stat's *system* shares (not judged: under TCG "
            "interrupt-disabled kernel paths are long and no timer-interrupt sampler sees "
            "inside them; in the nohz guest the exact vtime system share is the truth):", "",
            "| guest | workload | /proc/stat system | randstat system | gap |", "|---|---|---|---|---|"]
     for (g, lab), r in W.items():
-        if lab.startswith("sweep"):
+        if lab.startswith("sweep") or "@" in lab or g.endswith("-hlt"):
             continue
         md.append(f"| {g} | {lab} | {pct(r['stat_system'])} | {pct(r['rs_system'])} | "
                   f"{100 * (r['rs_system'] - r['stat_system']):+.2f} |")
@@ -770,6 +800,7 @@ def main():
                           f"{100 * o['self']:.3f} |")
     if foot:
         md += ["", "## Footprint", "",
+               "The guests idling in hlt (idle=poll does not stop the tick in idle).  "
                "Local timer interrupts per second (/proc/interrupts LOC; the tick's own are the "
                "*none* column), mean of 3 rounds of 5 s with the configurations alternating. "
                "*sampled*: every CPU sampled (exact_cpus=); *exact*: the default in the "

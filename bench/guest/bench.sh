@@ -17,21 +17,28 @@
 #   V SEED k v ...        one convergence checkpoint
 #
 # Env (kernel command line): bench_mode (short | full), randstat_secs,
-# bench_law (the module's law, for a comparison; default the module's).
+# bench_law (the module's law, for a comparison; default the module's),
+# bench_hlt (1: a guest idling in hlt, whose figures are printed beside:
+# the accuracy workloads and the footprint only), bench_ab (1: each
+# accuracy workload again with tickless=0, LABEL@t0).
 # A guest booted with nohz_full=1 is the "exact" one (cpu1 by vtime).
+# Guests booted with idle=poll are the judged ones: under TCG a timer
+# interrupt due right after a wakeup from hlt comes 0.2-1 ms late, and a
+# sampler that resumes at a wakeup has its first sample there
+# (Documentation/benchmark.rst); idle=poll does not halt.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 MODE=${bench_mode:-short}
 NOHZ=0
 grep -q 'nohz_full=1' /proc/cmdline && NOHZ=1
-echo "I mode $MODE nohz $NOHZ secs $SECS"
+HLT=${bench_hlt:-0}
+IDLE=hlt
+grep -q 'idle=poll' /proc/cmdline && IDLE=poll
+echo "I mode $MODE nohz $NOHZ secs $SECS idle $IDLE"
 
-# tickless=0 for the accuracy workloads: under single-threaded TCG a timer
-# the guest arms right after a wakeup from hlt comes 0.4-1.2 ms late, so a
-# sleeping sampler's samples of a job that follows a wakeup land in the
-# idle after it (Documentation/benchmark.rst); the footprint below runs
-# tickless, and the test suite judges tickless sampling.
-insmod /randstat.ko exact_cpus= tickless=0 ${bench_law:+law=$bench_law} || { echo "E insmod failed"; exit 1; }
+# The default parameters (tickless): every workload is also run with
+# tickless=0 (LABEL@t0), the sampler always armed, as an A/B column.
+insmod /randstat.ko exact_cpus= ${bench_law:+law=$bench_law} || { echo "E insmod failed"; exit 1; }
 sleep 0.5
 
 # rec LABEL PROG ARGS...: PROG pinned to cpu1 between two snapshots.
@@ -51,6 +58,15 @@ rec() {
 	}
 	$1 ~ /\.cpu1\./ || $1 ~ /^(wall|law|floor|mean|tmin|tmax|user_hz)$/ { d = d " " $1 " " $2 }
 	END { print "B " l wl d }' /tmp/wl.out /tmp/delta
+	# the A/B column: the same with tickless=0 (bench_ab=1; not in the
+	# hlt guests)
+	case $_l in *@t0) return ;; esac
+	[ "$HLT" = 1 ] || [ "${bench_ab:-0}" != 1 ] && return
+	echo 0 >/sys/module/randstat/parameters/tickless
+	sleep 0.2
+	rec "$_l@t0" "$@"
+	echo 1 >/sys/module/randstat/parameters/tickless
+	sleep 0.2
 }
 
 # The workloads: LABEL PROG ARGS (SECS appended where it goes).
@@ -85,6 +101,9 @@ if [ "$MODE" = full ]; then
 		done
 	fi
 fi
+
+# The hlt guests: the accuracy workloads above and the footprint below.
+[ "$HLT" = 1 ] && NOCOST=1
 
 # --- cost: ftrace's per-call durations of the tick and of the sampler ----
 # trace_fns SUFFIX FUNC...: FUNC's durations on cpu1 while a CPU-bound loop
@@ -122,7 +141,7 @@ trace_fns() {
 	echo >"$T/set_graph_function"
 }
 
-if [ "$NOHZ" -eq 0 ]; then
+if [ "$NOHZ" -eq 0 ] && [ -z "${NOCOST:-}" ]; then
 	mount -t tracefs nodev "$T" 2>/dev/null
 	snap a
 	if trace_fns "" tick_sched_timer randstat_timer_fn; then
@@ -167,7 +186,7 @@ if [ "$NOHZ" -eq 0 ]; then
 			trace_fns before randstat_timer_fn
 			trace_fns before randstat_draw_interval
 			rmmod randstat
-			insmod /randstat.ko exact_cpus= tickless=0
+			insmod /randstat.ko exact_cpus=
 			sleep 0.2
 		fi
 	else
@@ -176,7 +195,7 @@ if [ "$NOHZ" -eq 0 ]; then
 fi
 
 # --- overhead: a CPU-bound loop's throughput, without and with randstat ---
-if [ "$MODE" = full ] && [ "$NOHZ" -eq 0 ]; then
+if [ "$MODE" = full ] && [ "$NOHZ" -eq 0 ] && [ -z "${NOCOST:-}" ]; then
 	for r in 1 2 3 4 5; do
 		for c in none default x10; do
 			rmmod randstat 2>/dev/null
@@ -205,7 +224,8 @@ fi
 # none (the tick alone), sampled (every CPU sampled); in the nohz_full
 # guest also exact (the default: cpu1 served from vtime).  Rounds
 # alternate the configs, so a drift of the guest's own rate falls on all.
-if [ "$MODE" = full ]; then
+# In the hlt guests only: with idle=poll the tick is not stopped in idle.
+if [ "$MODE" = full ] && [ "$IDLE" = hlt ]; then
 	configs="none sampled"
 	[ "$NOHZ" -eq 1 ] && configs="none exact sampled"
 	for r in 1 2 3; do
@@ -234,17 +254,18 @@ if [ "$MODE" = full ]; then
 	# durations, which include function_graph's own overhead, so an upper
 	# bound.
 	if [ "$NOHZ" -eq 0 ]; then
+		mount -t tracefs nodev "$T" 2>/dev/null
 		TRACE_WL="/progs/pingpong $S 0 1" trace_fns pingpong \
 			randstat_idle_probe randstat_enqueue_probe randstat_timer_fn
 	fi
 fi
 
 # --- convergence: one steady workload, several seeds (each insmod reseeds) -
-if [ "$MODE" = full ] && [ "$NOHZ" -eq 1 ]; then
+if [ "$MODE" = full ] && [ "$NOHZ" -eq 1 ] && [ -z "${NOCOST:-}" ]; then
 	CT=10
 	for seed in 1 2 3 4 5 6; do
 		rmmod randstat
-		insmod /randstat.ko exact_cpus= tickless=0 ${bench_law:+law=$bench_law}
+		insmod /randstat.ko exact_cpus= ${bench_law:+law=$bench_law}
 		taskset -c 1 /progs/iso 8000 2000 $((CT + 1)) >/tmp/conv.out 2>&1 &
 		sleep 0.3
 		k=0

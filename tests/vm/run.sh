@@ -10,6 +10,16 @@
 # Boots (each ~10 s plus its workloads, TCG):
 #   main      the ordinary guest, with a throttled virtio disk
 #   nohzfull  booted with nohz_full=1: cpu1's /proc/stat is exact (vtime)
+#   judged    the default parameters judged where timers tell the truth:
+#             nohz_full=1 idle=poll, a 2.5 ms / 10 ms job against vtime
+#             and a tick evader against its own CPU time; and the trace
+#             check: each resumed sample's clockevent was programmed for
+#             its expiry or earlier (guest/judged.sh, guest/rearm.awk)
+#   rearm     the same in a guest idling in hlt: the trace check judged,
+#             the shares printed beside (TCG delivers resumed samples
+#             late after a halt)
+#   evader    an ordinary guest with idle=poll: a tick evader on cpu1
+#             against its own CPU time and the tick
 #   reader    the reader (userspace/randstat) in each of its modes; also
 #             prints the fixtures tests/vm/capture-fixtures.sh extracts
 #   trace     the randstat:sample trace event through the ftrace text
@@ -100,11 +110,11 @@ make -s -C "$repo/userspace/cgroup" randstat-cgroup.static >&2 ||
 # The fuse suite: randstat-fs (libfuse3) and its 2 ms / 8 ms job (iso).
 make -s -C "$repo/userspace" randstat-fs >&2 ||
 	echo "# vm: randstat-fs not built (apt-get install libfuse3-dev): the fuse suite will fail" >&2
-make -s -C "$repo/bench/progs" iso >&2 || die "building bench/progs/iso failed"
+make -s -C "$repo/bench/progs" iso evader >&2 || die "building bench/progs/iso and evader failed"
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main tickless nohzfull reader trace prof top attack fuse}
+	suites=${VM_SUITES:-main tickless nohzfull judged rearm evader reader trace prof top attack fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?
@@ -307,6 +317,9 @@ run_suites() {
 		tcg=${RANDSTAT_TCG_THREAD:-multi}
 		case $s in
 		nohzfull) extra="nohz_full=1" ;;
+		judged) extra="nohz_full=1 idle=poll randstat_tcg=$tcg" ;;
+		rearm)	extra="nohz_full=1 randstat_tcg=$tcg" ;;
+		evader)	extra="idle=poll randstat_tcg=$tcg" ;;
 		debug)	extra="nohz_full=1 slub_debug=A,kmalloc-* tsc_early_khz=$debug_tsc_khz"
 			extra+=" randstat_debug_stress=${RANDSTAT_DEBUG_STRESS:-60}" ;;
 		attack) extra="nohz_full=1 randstat_attack_secs=${RANDSTAT_ATTACK_SECS:-240}"

@@ -1,0 +1,2 @@
+# rearm: the judged suite (judged.sh) in a guest that idles in hlt.
+. /tests/judged.sh

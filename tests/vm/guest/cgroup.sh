@@ -31,6 +31,7 @@
 #     Documentation/benchmark.rst, "Interference"), and the work appears
 #     in the interrupts bucket: more than without, by 4 sigma.
 # shellcheck source=/dev/null
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 RC=/progs/randstat-cgroup

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # judged: the module's default parameters (tickless dormancy on) judged on
 # the workloads it exists for, in a nohz_full=1 guest (cpu1 by vtime,
 # sampled here with exact_cpus=); run.sh boots it twice:
@@ -21,6 +22,7 @@
 # with 4 sigma, the window's edges (edge_ns(), one 10 ms tick of
 # /proc/stat's), and an allowance for TCG's interrupts-off paths
 # (LATE_US, below).
+# shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
 ktap_begin
 JSECS=${randstat_judged_secs:-8}

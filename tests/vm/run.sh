@@ -12,12 +12,11 @@
 #   nohzfull  booted with nohz_full=1: cpu1's /proc/stat is exact (vtime)
 #   judged    the default parameters judged where timers tell the truth:
 #             nohz_full=1 idle=poll, a 2.5 ms / 10 ms job against vtime
-#             and a tick evader against its own CPU time; and the trace
-#             check: each resumed sample's clockevent was programmed for
-#             its expiry or earlier (guest/judged.sh, guest/rearm.awk)
-#   rearm     the same in a guest idling in hlt: the trace check judged,
-#             the shares printed beside (TCG delivers resumed samples
-#             late after a halt)
+#             and a tick evader against its own CPU time (guest/judged.sh)
+#   rearm     the same in a guest idling in hlt: the trace check judged
+#             (each resumed sample's clockevent was programmed for its
+#             expiry or earlier, guest/rearm.awk), the shares printed
+#             beside (TCG delivers resumed samples late after a halt)
 #   evader    an ordinary guest with idle=poll: a tick evader on cpu1
 #             against its own CPU time and the tick
 #   reader    the reader (userspace/randstat) in each of its modes; also
@@ -50,6 +49,10 @@
 #             (default 60) of all of it at once, fault injection, the
 #             exact irq reference, and the deliberately broken builds,
 #             each phase scanned by lockdep, KASAN, kmemleak and UBSAN
+#   kprobe-toggle  not run by default: a reproducer of a guest panic on
+#             toggling a kprobe under multi-threaded TCG with nohz_full=1
+#             idle=poll, randstat loaded or not (guest/kprobe-toggle.sh);
+#             RANDSTAT_KPROBE_CMDLINE sets its kernel command line
 #
 # Env: KERNEL=/path/vmlinuz-VER and MODDIR=/lib/modules/VER (either one
 # gives the other; default the newest installed Debian amd64 kernel), KDIR (headers to build the
@@ -318,7 +321,12 @@ run_suites() {
 		case $s in
 		nohzfull) extra="nohz_full=1" ;;
 		judged) extra="nohz_full=1 idle=poll randstat_tcg=$tcg" ;;
-		rearm)	extra="nohz_full=1 randstat_tcg=$tcg" ;;
+		# The trace check's kprobe and events, enabled at boot: toggling
+		# them with the sampler running panics the guest (judged.sh).
+		rearm)	extra="nohz_full=1 randstat_tcg=$tcg trace_clock=mono trace_buf_size=16M"
+			extra+=" kprobe_event=p:cpe,clockevents_program_event,expires=%si:s64"
+			extra+=" trace_event=timer:hrtimer_start,timer:hrtimer_expire_entry" ;;
+		kprobe-toggle) extra=${RANDSTAT_KPROBE_CMDLINE-nohz_full=1 idle=poll randstat_kp_load=0} ;;
 		evader)	extra="idle=poll randstat_tcg=$tcg" ;;
 		debug)	extra="nohz_full=1 slub_debug=A,kmalloc-* tsc_early_khz=$debug_tsc_khz"
 			extra+=" randstat_debug_stress=${RANDSTAT_DEBUG_STRESS:-60}" ;;

@@ -285,11 +285,14 @@ u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 void randstat_charge_span(struct randstat_counters *c, u64 span_ns);
 bool randstat_stop_budget(unsigned long *stop_after, unsigned long now,
 			  unsigned long cost);
+struct cpuidle_driver;
+bool randstat_idle_may_cancel(const struct cpuidle_driver *drv,
+			      unsigned int state);
 u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
 			    u64 *credit);
 u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
 			    u64 idle_ns, u64 iowait_ns, u64 steal_ns,
-			    u64 irq_ns, u64 softirq_ns);
+			    u64 softirq_ns);
 void randstat_charge_exact(struct randstat_counters *c,
 			   const u64 ns[RS_NR_CLASSES]);
 u64 randstat_charge_pending(struct randstat_counters *c,

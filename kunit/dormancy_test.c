@@ -12,6 +12,7 @@
  * time (Documentation/randstat.rst, "Footprint").
  */
 #include <kunit/test.h>
+#include <linux/cpuidle.h>
 #include <linux/jiffies.h>
 #include <linux/math64.h>
 #include <linux/minmax.h>
@@ -37,7 +38,7 @@ static void charge_dormant_test(struct kunit *test)
 
 	/* 10 ms: 5.5 ms idle, 3 ms iowait, 1 ms steal: 0.5 ms irq work */
 	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 10000000, 5500000,
-						      3000000, 1000000, 0, 0),
+						      3000000, 1000000, 0),
 			1000000ULL);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 10000000ULL);
 	KUNIT_EXPECT_EQ(test, c.sampled_ns, 0ULL);
@@ -53,13 +54,13 @@ static void charge_dormant_test(struct kunit *test)
 	 * steal first, then iowait, then idle; nothing is left for irq.
 	 */
 	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 900, 5000,
-						      1500, 0, 0), 1500ULL);
+						      1500, 0), 1500ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 3000500ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 5500000ULL);
-	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 3000, 0, 9000, 0, 0),
+	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 3000, 0, 9000, 0),
 			2000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 5500000ULL);
-	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 3000, 500, 0, 0, 0),
+	KUNIT_EXPECT_EQ(test, randstat_charge_dormant(&c, 2000, 3000, 500, 0, 0),
 			0ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 3001000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 5501500ULL);
@@ -75,7 +76,7 @@ static void charge_dormant_test(struct kunit *test)
 	 */
 	memset(&c, 0, sizeof(c));
 	for (i = 0; i < 250; i++)
-		randstat_charge_dormant(&c, 4000000, 3700000, 0, 0, 0, 0);
+		randstat_charge_dormant(&c, 4000000, 3700000, 0, 0, 0);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 925000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 75000000ULL);
 }
@@ -93,7 +94,7 @@ static void estimate_mixed_test(struct kunit *test)
 	/* 3 user and 1 idle sample over 8 ms, then 12 ms dormant */
 	randstat_charge(&c, RS_USER, 3, 6000000, 0);
 	randstat_charge(&c, RS_IDLE, 1, 2000000, 0);
-	randstat_charge_dormant(&c, 12000000, 10000000, 2000000, 0, 0, 0);
+	randstat_charge_dormant(&c, 12000000, 10000000, 2000000, 0, 0);
 	randstat_estimate(&c, ns);
 	KUNIT_EXPECT_EQ(test, ns[RS_USER], 6000000ULL);
 	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2000000ULL + 10000000ULL);
@@ -320,15 +321,15 @@ static void dormant_split_test(struct kunit *test)
 {
 	struct randstat_counters c = { };
 
-	/* 10 ms: 9 ms asleep, 1 ms awake; the kernel saw 0.2 irq, 0.6 soft */
-	randstat_charge_dormant(&c, 10000000, 9000000, 0, 0, 200000, 600000);
+	/* 10 ms: 9 ms asleep, 1 ms awake, 0.6 of it softirq: 0.4 irq */
+	randstat_charge_dormant(&c, 10000000, 9000000, 0, 0, 600000);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 9000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_SOFTIRQ], 600000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 400000ULL);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 10000000ULL);
 	/* more softirq than the rest (rounding): capped, irq 0 */
 	memset(&c, 0, sizeof(c));
-	randstat_charge_dormant(&c, 10000000, 9000000, 0, 0, 0, 1500000);
+	randstat_charge_dormant(&c, 10000000, 9000000, 0, 0, 1500000);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_SOFTIRQ], 1000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 0ULL);
 }
@@ -441,7 +442,7 @@ static void steal_backlog_test(struct kunit *test)
 	u64 credit, steal, back, carried;
 
 	/* 100 ms dormant: 99 ms of NO_HZ sleep, 30 ms of it stolen */
-	randstat_charge_dormant(&c, 100000000, 99000000, 0, 0, 0, 0);
+	randstat_charge_dormant(&c, 100000000, 99000000, 0, 0, 0);
 	credit = c.exact_ns[RS_IDLE];
 	/* the first sample, 4 ms of user time later, sees the 30 ms backlog */
 	steal = 30000000;
@@ -457,7 +458,7 @@ static void steal_backlog_test(struct kunit *test)
 
 	/* without the credit (the old rule) the user sample became steal */
 	memset(&c, 0, sizeof(c));
-	randstat_charge_dormant(&c, 100000000, 99000000, 0, 0, 0, 0);
+	randstat_charge_dormant(&c, 100000000, 99000000, 0, 0, 0);
 	credit = 0;
 	back = randstat_charge_backlog(&c, steal, &credit);
 	KUNIT_EXPECT_EQ(test, back, 0ULL);
@@ -466,7 +467,7 @@ static void steal_backlog_test(struct kunit *test)
 
 	/* never more than the span's idle and iowait */
 	memset(&c, 0, sizeof(c));
-	randstat_charge_dormant(&c, 10000000, 6000000, 2000000, 0, 0, 0);
+	randstat_charge_dormant(&c, 10000000, 6000000, 2000000, 0, 0);
 	credit = 8000000;
 	KUNIT_EXPECT_EQ(test, randstat_charge_backlog(&c, 50000000, &credit),
 			8000000ULL);
@@ -511,6 +512,31 @@ static void stop_budget_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, n, RANDSTAT_STOP_BURST + 1);
 }
 
+/*
+ * Defect 1 of issue 23: the idle-entry probe must not touch the timer on
+ * entry to a state that stops the local timer (the clock event device is
+ * shut down by then: cancelling would reprogram it, and warn).  A driver
+ * like arm64's PSCI one: a polling state, a shallow one, a deep one with
+ * CPUIDLE_FLAG_TIMER_STOP.
+ */
+static void idle_cancel_test(struct kunit *test)
+{
+	struct cpuidle_driver drv = { .state_count = 3 };
+
+	drv.states[0].flags = CPUIDLE_FLAG_POLLING;
+	drv.states[2].flags = CPUIDLE_FLAG_TIMER_STOP;
+	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, 0));
+	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, 1));
+	KUNIT_EXPECT_FALSE(test, randstat_idle_may_cancel(&drv, 2));
+	/* any other flag with it still stops the timer */
+	drv.states[1].flags = CPUIDLE_FLAG_TIMER_STOP | CPUIDLE_FLAG_COUPLED;
+	KUNIT_EXPECT_FALSE(test, randstat_idle_may_cancel(&drv, 1));
+	/* no driver, or a state it does not list: the arch's default idle */
+	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(NULL, 2));
+	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, 3));
+	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, CPUIDLE_STATE_MAX));
+}
+
 static struct kunit_case randstat_dormancy_cases[] = {
 	KUNIT_CASE(charge_dormant_test),
 	KUNIT_CASE(estimate_mixed_test),
@@ -523,6 +549,7 @@ static struct kunit_case randstat_dormancy_cases[] = {
 	KUNIT_CASE(pending_charge_test),
 	KUNIT_CASE(steal_backlog_test),
 	KUNIT_CASE(stop_budget_test),
+	KUNIT_CASE(idle_cancel_test),
 	{}
 };
 

@@ -18,6 +18,7 @@
  * past sample time (PASTA).
  */
 #include <linux/build_bug.h>
+#include <linux/cpuidle.h>
 #include <linux/jiffies.h>
 #include <linux/kernel.h>
 #include <linux/log2.h>
@@ -102,6 +103,31 @@ bool randstat_stop_budget(unsigned long *stop_after, unsigned long now,
 }
 
 /**
+ * randstat_idle_may_cancel() - may the idle-entry probe cancel the timer?
+ * @drv: the CPU's cpuidle driver, or NULL (none: the arch's default idle)
+ * @state: the index of the idle state being entered (power:cpu_idle)
+ *
+ * power:cpu_idle fires after tick_broadcast_enter(): on a state that stops
+ * the local timer (CPUIDLE_FLAG_TIMER_STOP: arm64's local-timer-stop PSCI
+ * states, x86 C-states without ARAT) the CPU's clock event device is
+ * already shut down there, and cancelling an hrtimer would reprogram it
+ * (to KTIME_MAX if that timer was the last: ONESHOT_STOPPED from
+ * SHUTDOWN, which __clockevents_switch_state() warns of in the idle path;
+ * under panic_on_warn, a panic).  Such a state keeps the timer; its next
+ * sample comes through the broadcast device and stops the sampler, as
+ * any sample in idle does.  A state the driver does not list (or no
+ * driver) is the arch's default idle, which keeps the local timer.
+ *
+ * Return: false for a state that stops the local timer.
+ */
+bool randstat_idle_may_cancel(const struct cpuidle_driver *drv,
+			      unsigned int state)
+{
+	return !drv || state >= (unsigned int)drv->state_count ||
+	       !(drv->states[state].flags & CPUIDLE_FLAG_TIMER_STOP);
+}
+
+/**
  * randstat_charge_backlog() - steal that belongs to the last dormant span
  * @c: this CPU's counters
  * @steal_ns: steal time the kernel accounted since the last charge and not
@@ -142,8 +168,6 @@ u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
  * @idle_ns: growth of the kernel's exact idle sleep time in the span
  * @iowait_ns: growth of the kernel's exact iowait sleep time in the span
  * @steal_ns: steal time the kernel accounted and not yet charged
- * @irq_ns: growth of the kernel's exact hardirq time in the span (unused:
- *	the rest beyond softirq is irq)
  * @softirq_ns: growth of the kernel's exact softirq time in the span
  *
  * The CPU ran nothing but its idle task in the span, and the interrupts
@@ -165,7 +189,7 @@ u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
  */
 u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
 			    u64 idle_ns, u64 iowait_ns, u64 steal_ns,
-			    u64 irq_ns, u64 softirq_ns)
+			    u64 softirq_ns)
 {
 	u64 steal = min(steal_ns, span_ns);
 	u64 iowait = min(iowait_ns, span_ns - steal);
@@ -218,7 +242,7 @@ static u64 randstat_growth(u64 a, u64 b)
  * @now: the kernel's figures now
  *
  * A dormant CPU owes its span since @from, charged from the growth of the
- * NO_HZ sleep times, steal, irq and softirq (randstat_charge_dormant());
+ * NO_HZ sleep times, steal and softirq (randstat_charge_dormant());
  * an exact CPU owes the growth of every class (randstat_charge_exact()).
  * An active or offline CPU owes nothing here: its samples are charged as
  * they come.  The same function serves the CPU when it leaves the state
@@ -243,7 +267,6 @@ u64 randstat_charge_pending(struct randstat_counters *c,
 			randstat_growth(from->ns[RS_IDLE], now->ns[RS_IDLE]),
 			randstat_growth(from->ns[RS_IOWAIT], now->ns[RS_IOWAIT]),
 			randstat_growth(from->ns[RS_STEAL], now->ns[RS_STEAL]),
-			randstat_growth(from->ns[RS_IRQ], now->ns[RS_IRQ]),
 			randstat_growth(from->ns[RS_SOFTIRQ], now->ns[RS_SOFTIRQ]));
 	case RS_STATE_EXACT:
 		for (k = 0; k < RS_NR_CLASSES; k++)

@@ -110,7 +110,7 @@ static void randstat_take_rekey(struct randstat_cpu *rc)
 /*
  * The kernel's figures for @cpu now, into @k.  With @all, every class as
  * fs/proc/stat.c computes them (an exact CPU); else only what a dormant
- * span is charged from: the NO_HZ sleep times, steal, irq and softirq,
+ * span is charged from: the NO_HZ sleep times, steal and softirq,
  * read from kcpustat directly (this runs in the sampler's hardirq, where
  * kcpustat_cpu_fetch()'s vtime retry loop has no place).  Steal is the
  * kernel's total: randstat_enter() keeps its own.
@@ -140,14 +140,16 @@ static void randstat_kstat_read(unsigned int cpu, bool all,
 			k->ns[i] = kcs.cpustat[from[i]];
 	} else {
 		/*
-		 * irq and softirq only where the kernel measures them
+		 * softirq only where the kernel measures it
 		 * (randstat_charge_dormant()); without IRQ_TIME_ACCOUNTING
-		 * they are the tick's samples, in whole ticks.
+		 * it is the tick's samples, in whole ticks.  Idle and
+		 * iowait are the NO_HZ sleep times, below.
 		 */
-		for (i = RS_IDLE; i <= RS_STEAL; i++)
-			if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING) ||
-			    (i != RS_IRQ && i != RS_SOFTIRQ))
-				k->ns[i] = READ_ONCE(kcpustat_cpu(cpu).cpustat[from[i]]);
+		k->ns[RS_STEAL] =
+			READ_ONCE(kcpustat_cpu(cpu).cpustat[CPUTIME_STEAL]);
+		if (IS_ENABLED(CONFIG_IRQ_TIME_ACCOUNTING))
+			k->ns[RS_SOFTIRQ] =
+				READ_ONCE(kcpustat_cpu(cpu).cpustat[CPUTIME_SOFTIRQ]);
 	}
 	if (idle != (u64)-1)
 		k->ns[RS_IDLE] = idle * NSEC_PER_USEC;
@@ -329,8 +331,11 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 
 	write_seqcount_begin(&rc->seq);
 	/* A dormant span's steal backlog first, then this interval's. */
-	back = randstat_charge_backlog(&rc->c, steal, &rc->steal_credit);
-	rc->steal_credit = 0;
+	back = 0;
+	if (unlikely(rc->steal_credit)) {
+		back = randstat_charge_backlog(&rc->c, steal, &rc->steal_credit);
+		rc->steal_credit = 0;
+	}
 	rc->base.ns[RS_STEAL] += back + randstat_charge(&rc->c, cls, nsamples,
 							weight, steal - back);
 	rc->c.overruns += nsamples - 1;

@@ -82,30 +82,20 @@ static void randstat_enqueue_probe(void *data, struct rq *rq, int change)
  * entering idle tens of thousands of times a second does not cancel and
  * re-arm its timer each time.
  *
- * Never in a state that stops the local timer (CPUIDLE_FLAG_TIMER_STOP:
- * arm64's local-timer-stop PSCI states, x86 C-states without ARAT):
- * power:cpu_idle fires after tick_broadcast_enter() has shut the CPU's
- * clock event down, and cancelling the timer there would reprogram it
- * (to KTIME_MAX, if randstat's was the only timer left: ONESHOT_STOPPED
- * from SHUTDOWN, which __clockevents_switch_state() warns of in the idle
- * path).  There the next sample wakes the CPU through the broadcast
- * device and stops the sampler, as any sample in idle does.
+ * Never in a state that stops the local timer (randstat_idle_may_cancel()).
  */
 static void randstat_idle_enter(struct randstat_cpu *rc, unsigned int state)
 {
 	enum randstat_law law;
 	struct randstat_window w = randstat_get_law(&law);
 	unsigned long budget = READ_ONCE(rc->stop_after), flags;
-	struct cpuidle_driver *drv;
 
 	/* The budget first: most idle entries stop here. */
 	if (!randstat_stop_budget(&budget, jiffies,
 				  max_t(u64, div_u64(w.hi, NSEC_PER_SEC / HZ), 1)) ||
 	    !randstat_may_doze(rc, law))
 		return;
-	drv = cpuidle_get_driver();
-	if (drv && state < drv->state_count &&
-	    drv->states[state].flags & CPUIDLE_FLAG_TIMER_STOP)
+	if (!randstat_idle_may_cancel(cpuidle_get_driver(), state))
 		return;
 	local_irq_save(flags);
 	if (rc->state != RS_STATE_ACTIVE)

@@ -155,4 +155,15 @@ static inline int user_mode(struct pt_regs *regs)
 	return !!(regs->cs & 3);
 }
 
+/* linux/cpuidle.h: the part randstat_idle_may_cancel() reads */
+#define CPUIDLE_STATE_MAX	10
+#define CPUIDLE_FLAG_TIMER_STOP	(1u << 2)
+struct cpuidle_state {
+	unsigned int flags;
+};
+struct cpuidle_driver {
+	struct cpuidle_state states[CPUIDLE_STATE_MAX];
+	int state_count;
+};
+
 #endif /* _RANDSTAT_KSHIM_H */

@@ -39,19 +39,6 @@ CG=/sys/fs/cgroup
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
 dmesg -c >/dev/null
 
-M='function sq(x) { return x * x }
-function root(x,  r, i) {
-	if (x <= 0) return 0
-	r = x > 1 ? x : 1
-	for (i = 0; i < 60; i++) r = (r + x / r) / 2
-	return r
-}
-'
-show() { sed 's/^/#   /' "$1"; }
-ok_or_show() {
-	[ "$1" -eq 0 ] || show "$3"
-	result "$1" "$2"
-}
 
 # J: awk functions over one JSON report (the last line of a file).
 # est(s, k): "SAMPLES PCT LO HI" of the estimate "k":{...} in s.
@@ -142,13 +129,13 @@ diag "attached through: $(awk "$J"'{ print substr($0, index($0, "\"attach\""), 2
 # Every sample is counted: the map's count against /proc/randstat's over
 # the same interval.  The two are read one after the other at each end,
 # within 10 ms under TCG: 2 CPUs x 10 ms / 4 ms = 5 samples, allow 10.
-awk "$J$M"'{ r = num($0, "randstat"); c = num($0, "counted"); l = num($0, "map_full") + num($0, "other") + num($0, "unknown_class")
+awk "$J$AWK_MATH"'{ r = num($0, "randstat"); c = num($0, "counted"); l = num($0, "map_full") + num($0, "other") + num($0, "unknown_class")
 	printf "# samples: /proc/randstat %d, counted %d, lost %d\n", r, c, l
 	exit !(r > 0 && sq(r - c) <= 100 && l == 0) }' /tmp/out
 ok_or_show $? "every sample of /proc/randstat is counted in the map (within 10, the reads' skew), none lost" /tmp/out
 
 for g in /a /b /b/in; do
-	awk -v g="$g" -v T="$SECS" -v cost="$((c1 - c0))" "$J$M"'{
+	awk -v g="$g" -v T="$SECS" -v cost="$((c1 - c0))" "$J$AWK_MATH"'{
 		o = cgobj($0, g); if (o == "") { print "# no row for " g; exit 1 }
 		split(est(o, "busy"), b, " "); u = num(o, "usage"); T = num($0, "interval_s")
 		split(est(special($0, "interrupts"), "interrupts"), ir, " ")
@@ -163,7 +150,7 @@ for g in /a /b /b/in; do
 done
 # spin makes no system call (top.sh: its %sys <= 2); sysloop is mostly
 # system (top.sh: %sys > %usr); a parent's row holds its child's samples.
-awk "$J$M"'{ split(est(cgobj($0, "/a"), "usr"), au, " "); split(est(cgobj($0, "/a"), "sys"), as, " ")
+awk "$J$AWK_MATH"'{ split(est(cgobj($0, "/a"), "usr"), au, " "); split(est(cgobj($0, "/a"), "sys"), as, " ")
 	split(est(cgobj($0, "/b"), "usr"), bu, " "); split(est(cgobj($0, "/b"), "sys"), bs, " ")
 	split(est(cgobj($0, "/b"), "busy"), bb, " "); split(est(cgobj($0, "/b/in"), "busy"), bi, " ")
 	printf "# /a %%usr %.2f %%sys %.2f; /b %%usr %.2f %%sys %.2f; /b busy %d samples, /b/in %d\n", au[2], as[2], bu[2], bs[2], bb[1], bi[1]
@@ -177,7 +164,7 @@ st=$?
 	grep -q '^/a  ' /tmp/out && grep -q '^/b  ' /tmp/out && ! grep -q '^/b/in ' /tmp/out &&
 	grep -q '^(interrupts) ' /tmp/out
 ok_or_show $? "text, -d 1: the header, /a and /b, not /b/in, the interrupts row" /tmp/out
-show /tmp/out
+show_file /tmp/out
 
 # -f, -n
 taskset -c 0 $RC --json -d 2 -f '/b*' 1 1 >/tmp/out 2>&1
@@ -192,7 +179,7 @@ ok_or_show $? "-n 1: one row, the root (the busiest: it holds all)" /tmp/out
 # --- a full map: counted, not silent ---------------------------------------
 taskset -c 0 $RC --json --max-entries 2 1 2 >/tmp/out 2>&1
 st=$?
-awk "$J$M"'END { l = num($0, "map_full"); r = num($0, "randstat"); c = num($0, "counted")
+awk "$J$AWK_MATH"'END { l = num($0, "map_full"); r = num($0, "randstat"); c = num($0, "counted")
 	printf "# --max-entries 2: map_full %d, other %d (errno %d), counted %d, /proc/randstat %d\n", l, num($0, "other"), num($0, "other_errno"), c, r
 	exit !(l > 0 && sq(r - c - l) <= 100) }' /tmp/out
 ok_or_show $? "--max-entries 2: the samples that found the map full are counted as lost (counted + lost = all, within 10)" /tmp/out
@@ -250,7 +237,7 @@ if [ -w "$RPS" ]; then
 	kill $spin
 	wait $spin 2>/dev/null
 	cat /tmp/rps0 /tmp/rps2 >/tmp/out
-	awk "$J$M"'FNR == 1 { f++ } {
+	awk "$J$AWK_MATH"'FNR == 1 { f++ } {
 		o = cgobj($0, "/a"); split(est(o, "sys"), sy, " "); ks[f] = num(substr(o, index(o, "\"cpu_stat\"")), "system")
 		split(est(special($0, "interrupts"), "interrupts"), ir, " ")
 		k[f] = sy[1]; p[f] = sy[2]; hi[f] = sy[4]; ik[f] = ir[1]; ip[f] = ir[2]; T[f] = num($0, "interval_s")

@@ -63,11 +63,6 @@ start_fs() {
 # worker: the pid of the daemon's worker (its supervisor's child).
 worker() { grep -l "^PPid:[[:space:]]*$FSPID\$" /proc/[0-9]*/status 2>/dev/null | head -n 1 | cut -d/ -f3; }
 uptime_ticks() { awk '{ printf "%d\n", $1 * 100 }' /proc/uptime; }
-show() { sed 's/^/#   /' "$1"; }
-ok_or_show() {
-	[ "$1" -eq 0 ] || show "$3"
-	result "$1" "$2"
-}
 
 # --- the daemon, unprivileged; the first frame ---------------------------
 # Reset first: randstat's counters are then near zero, the kernel's are
@@ -116,7 +111,7 @@ ok_or_show $? "the served file has /proc/stat's lines in its order, cpu lines of
 
 /progs/fsread chunks $F >/tmp/out 2>&1
 st=$?
-show /tmp/out
+show_file /tmp/out
 result $st "1-byte reads, preads at odd offsets and a rewind read one consistent frame each"
 
 # --- randstat exec --------------------------------------------------------------
@@ -293,7 +288,7 @@ wait $m
 sm=$?
 kill $iso 2>/dev/null
 wait $iso 2>/dev/null
-show /tmp/w
+show_file /tmp/w
 result $sw "served counters never fall across a reset, an unload, a reload and a killed worker (a reader every 50 ms)"
 # vmstat: 13 rows, no negative number, us+sy+id+wa+st about 100.
 awk '/ us / { for (i = 1; i <= NF; i++) { if ($i == "us") u = i; if ($i == "st") s = i } }
@@ -310,7 +305,7 @@ awk '/%usr/ { for (i = 1; i <= NF; i++) if ($i == "%usr") u = i }
 s1=$?
 [ $sm -eq 0 ] && [ $s1 -eq 0 ]
 ok_or_show $? "mpstat -P ALL 1 13 in randstat exec runs through them all, no negative share" /tmp/mp
-show /tmp/fs.err
+show_file /tmp/fs.err
 n1=$(grep -c "serving the kernel's cpu lines" /tmp/fs.err)
 n2=$(grep -c "serving /proc/randstat's cpu lines" /tmp/fs.err)
 n3=$(grep -c "killed by signal 9; starting another" /tmp/fs.err)

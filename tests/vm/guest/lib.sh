@@ -18,6 +18,24 @@ result() {
 }
 skip() { T=$((T + 1)); echo "ok $T $1 # SKIP $2"; }
 
+# AWK_MATH: squares and square roots for busybox's awk, which has no math
+# library; put before a program ("$AWK_MATH"'...').
+AWK_MATH='function sq(x) { return x * x }
+function root(x,  r, i) {
+	if (x <= 0) return 0
+	r = x > 1 ? x : 1
+	for (i = 0; i < 60; i++) r = (r + x / r) / 2
+	return r
+}
+'
+# show_file FILE: FILE as KTAP diagnostics.
+show_file() { sed 's/^/#   /' "$1"; }
+# ok_or_show STATUS NAME FILE: the result; FILE shown if it failed.
+ok_or_show() {
+	[ "$1" -eq 0 ] || show_file "$3"
+	result "$1" "$2"
+}
+
 # snap NAME: counters and CLOCK_MONOTONIC, taken from cpu0.
 snap() { taskset -c 0 /progs/snap >"/tmp/snap.$1"; }
 # delta A B: the change from snapshot A to B into /tmp/delta.

@@ -28,15 +28,6 @@ fixture() {
 	done
 }
 
-# show FILE: FILE as KTAP diagnostics.
-show() { sed 's/^/#   /' "$1"; }
-
-# ok_or_show STATUS NAME FILE: the result; FILE shown if it failed.
-ok_or_show() {
-	[ "$1" -eq 0 ] || show "$3"
-	result "$1" "$2"
-}
-
 # no_negative FILE: no number in FILE is negative ("-" alone means none).
 no_negative() { ! grep -Eq '(^|[ :,])-[0-9]' "$1"; }
 

@@ -26,23 +26,6 @@ RS=/progs/randstat
 MU=4000000	# mean_ns, the module's default, in ns
 dmesg -c >/dev/null
 
-# M: squares and square roots for busybox's awk, which has no math library.
-M='function sq(x) { return x * x }
-function root(x,  r, i) {
-	if (x <= 0) return 0
-	r = x > 1 ? x : 1
-	for (i = 0; i < 60; i++) r = (r + x / r) / 2
-	return r
-}
-'
-
-# show FILE: FILE as KTAP diagnostics.
-show() { sed 's/^/#   /' "$1"; }
-# ok_or_show STATUS NAME FILE: the result; FILE shown if it failed.
-ok_or_show() {
-	[ "$1" -eq 0 ] || show "$3"
-	result "$1" "$2"
-}
 # reports FILE: the number of interval reports in randstat top's text.
 reports() { grep -Ec '^[0-9][0-9]:[0-9][0-9]:[0-9][0-9]  interval [0-9.]+ s$' "$1"; }
 # tracefs: where tracefs is mounted (randstat top mounts it if need be).
@@ -112,7 +95,7 @@ jtask() {
 # clock tick (1/100 s) over the interval plus 0.005; figures within 0.01
 # of that edge (the printed rounding) are not judged.
 marks_agree() {
-	awk -v thr="${2:-}" "$M"'
+	awk -v thr="${2:-}" "$AWK_MATH"'
 		function judge(k, lo, hi,   m, x) {
 			m = (k ~ /\*$/); x = k; sub(/\*$/, "", x)
 			if (x == "-") { if (m) bad++; return }
@@ -197,7 +180,7 @@ cp /tmp/out /tmp/spin.out
 # well under a sigma), in user mode.
 # shellcheck disable=SC2086 # $row is the fields
 set -- $row
-awk -v u="$2" -v T="$SECS" -v mu=$MU "$M"'BEGIN {
+awk -v u="$2" -v T="$SECS" -v mu=$MU "$AWK_MATH"'BEGIN {
 	s = 100 * root(mu / 1e9 / T)
 	printf "# spin %%usr %.2f, 4 sigma %.2f: must be in [%.2f, %.2f]\n", u, 4 * s, 100 - 4 * s, 100 + 4 * s
 	exit !(u != "" && sq(u - 100) <= sq(4 * s))
@@ -206,7 +189,7 @@ ok_or_show $? "spin: randstat's %usr is 100 within 4 sigma" /tmp/out
 
 # The kernel's utime: the scheduler's exact runtime, split by the tick
 # (all user here: its binomial error is ~0); one tick of truncation.
-awk -v u="$2" -v k="$5" -v T="$SECS" -v mu=$MU "$M"'BEGIN {
+awk -v u="$2" -v k="$5" -v T="$SECS" -v mu=$MU "$AWK_MATH"'BEGIN {
 	sub(/\*$/, "", k); s = 100 * root(mu / 1e9 / T); tick = 100 * 0.01 / T
 	printf "# spin: randstat %%usr %.2f, kernel %%utime %.2f, difference %.2f, tolerance 4 sigma + 1 tick = %.2f\n", u, k, u - k, 4 * s + tick
 	exit !(k != "-" && sq(u - k) <= sq(4 * s + tick))
@@ -216,7 +199,7 @@ ok_or_show $? "spin: the kernel's utime agrees with randstat's %usr (4 sigma + 1
 # System: the loop makes no system call (its clock is the vDSO's); what
 # there is (a preemption's schedule()) is far below 0.5%, k ~ Poisson(<
 # 3.75) over 3 s; 4 sigma above that is 11.5 samples, 1.5%: allow 2%.
-awk -v sy="$6" -v ks="$9" "$M"'BEGIN {
+awk -v sy="$6" -v ks="$9" "$AWK_MATH"'BEGIN {
 	sub(/\*$/, "", ks)
 	printf "# spin: randstat %%sys %.2f, kernel %%stime %s: randstat must be <= 2\n", sy, ks
 	exit !(sy != "" && sy <= 2)
@@ -239,7 +222,7 @@ set -- $jt
 		'"law":"exponential","floor_ns":50000,"mean_ns":4000000,"tmin_ns":2000000,"tmax_ns":6000000,"mean_interval_ns":4000000,' \
 		'"samples":{"user":' '"lost":0,' '"active":' '"notes":[],' '"tasks":[{"pid":' &&
 	[ "${13}" = spin ] && [ "$1" != null ] && [ "$4" != null ] &&
-	awk -v u="$1" -v lo="$2" -v hi="$3" -v n="${9}" -v T="${12}" -v mu=$MU "$M"'BEGIN {
+	awk -v u="$1" -v lo="$2" -v hi="$3" -v n="${9}" -v T="${12}" -v mu=$MU "$AWK_MATH"'BEGIN {
 		# the share is the count times mu over T, the interval around it
 		e = 100 * n * mu / 1e9 / T
 		exit !(sq(u - e) < 1e-4 && lo <= u && u <= hi && T > 0.99 && T < 2)
@@ -277,7 +260,7 @@ $RS top >/tmp/out 2>&1
 st=$?
 t=$(awk '/  interval / { print $3 }' /tmp/out)
 [ $st -eq 0 ] && [ "$(reports /tmp/out)" -eq 1 ] &&
-	awk -v t="$t" "$M"'BEGIN { exit !(t >= 0.99 && t < 2) }'
+	awk -v t="$t" "$AWK_MATH"'BEGIN { exit !(t >= 0.99 && t < 2) }'
 ok_or_show $? "no INTERVAL: one report, over one second ($t s)" /tmp/out
 
 kill $spin
@@ -300,7 +283,7 @@ set -- $jt
 # "Mostly system": randstat's %sys above 50 and above its %usr.  The
 # kernel's stime says ~99% (the figures above); 50 is 13 sigma below.
 [ $st -eq 0 ] && [ "${13}" = sysloop ] &&
-	awk -v sy="$5" -v u="$1" -v T="${12}" -v mu=$MU "$M"'BEGIN {
+	awk -v sy="$5" -v u="$1" -v T="${12}" -v mu=$MU "$AWK_MATH"'BEGIN {
 		s = 100 * root(mu / 1e9 / T)
 		printf "# sysloop: randstat %%sys %.2f, %%usr %.2f (sigma at s = 1: %.2f)\n", sy, u, s
 		exit !(sy > 50 && sy > u)
@@ -309,7 +292,7 @@ ok_or_show $? "sysloop: mostly system (randstat's %sys > 50 and > %usr)" /tmp/ou
 
 # Against the kernel's stime: randstat's sigma at the share seen, and the
 # tick's binomial error over T * 250 ticks, in quadrature; one tick.
-awk -v sy="$5" -v ks="$8" -v T="${12}" -v mu=$MU "$M"'BEGIN {
+awk -v sy="$5" -v ks="$8" -v T="${12}" -v mu=$MU "$AWK_MATH"'BEGIN {
 	p = sy / 100; q = ks / 100
 	s = 100 * root(p * mu / 1e9 / T + q * (1 - q) / (T * 250)); tick = 100 * 0.01 / T
 	printf "# sysloop: randstat %%sys %.2f, kernel %%stime %.2f, difference %.2f, tolerance 4 sigma + 1 tick = %.2f\n", sy, ks, sy - ks, 4 * s + tick
@@ -337,7 +320,7 @@ diag "thread $t2: $r2"
 	[ "${r2%% *}" = spinthr-1 ] && [ "${r1##* }" = "$sp" ] && [ "${r2##* }" = "$sp" ]
 ok_or_show $? "-t: a row per thread, both in spinthreads' process, each with its own name" /tmp/out
 # shellcheck disable=SC2086
-awk -v a="$(echo $r1 | cut -d' ' -f2)" -v b="$(echo $r2 | cut -d' ' -f2)" -v T="$SECS" -v mu=$MU "$M"'BEGIN {
+awk -v a="$(echo $r1 | cut -d' ' -f2)" -v b="$(echo $r2 | cut -d' ' -f2)" -v T="$SECS" -v mu=$MU "$AWK_MATH"'BEGIN {
 	s = 100 * root(0.5 * mu / 1e9 / T)
 	printf "# threads: %%usr %.2f and %.2f, each must be 50 within 4 sigma = %.2f\n", a, b, 4 * s
 	exit !(a != "" && b != "" && sq(a - 50) <= sq(4 * s) && sq(b - 50) <= sq(4 * s))
@@ -353,7 +336,7 @@ diag "randstat top --json $SECS 1 (per process): $jt"
 # shellcheck disable=SC2086
 set -- $jt
 [ $st -eq 0 ] && [ "${13}" = spinthreads ] &&
-	awk -v u="$1" -v T="${12}" -v mu=$MU "$M"'BEGIN {
+	awk -v u="$1" -v T="${12}" -v mu=$MU "$AWK_MATH"'BEGIN {
 		s = 100 * root(mu / 1e9 / T)
 		printf "# spinthreads (the process): %%usr %.2f, must be 100 within 4 sigma = %.2f\n", u, 4 * s
 		exit !(sq(u - 100) <= sq(4 * s))

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The userspace unit tests' TAP (tap.h). */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tap.h"
 
@@ -73,4 +77,60 @@ int tap_done(void)
 	if (nfailed)
 		printf("# %u of %u failed\n", nfailed, ntests);
 	return nfailed ? 1 : 0;
+}
+
+int tap_run(const char *path, const char *const *argv, int uid,
+	    const char *out_path, FILE **out, FILE **err)
+{
+	int status;
+	pid_t pid;
+
+	*out = tmpfile();
+	*err = tmpfile();
+	if (!*out || !*err)
+		exit(2);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		exit(2);
+	if (!pid) {
+		int fd = out_path ? open(out_path, O_WRONLY) : -1;
+
+		dup2(fd >= 0 ? fd : fileno(*out), 1);
+		dup2(fileno(*err), 2);
+		if (uid >= 0 && (setgid(uid) || setuid(uid)))
+			_exit(126);
+		execv(path, (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
+		return -1;
+	return WEXITSTATUS(status);
+}
+
+void tap_slurp(FILE *f, char *buf, size_t size)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+char *tap_slurp_all(FILE *f)
+{
+	long n;
+	char *s;
+
+	fflush(f);
+	n = ftell(f);
+	s = calloc(1, n + 1);
+	if (!s)
+		exit(2);
+	rewind(f);
+	if (fread(s, 1, n, f) != (size_t)n)
+		exit(2);
+	fclose(f);
+	return s;
 }

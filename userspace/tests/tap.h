@@ -8,6 +8,8 @@
 #define RS_TAP_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 #define EXPECT(c) tap_expect(c, __LINE__, #c)
 #define EXPECT_NEAR(a, b, eps) tap_expect_near(a, b, eps, __LINE__, #a)
@@ -23,5 +25,19 @@ void tap_end(const char *name);
 void tap_test(const char *name, void (*fn)(void));
 void tap_skip(const char *name, const char *why);
 int tap_done(void);
+
+/*
+ * Run the program @path with @argv (argv[0] first, NULL-terminated), as
+ * @uid if it is not -1, its stdout to the file @out_path if that is not
+ * NULL; what it writes to stdout (else) and stderr is left in *@out and
+ * *@err, for tap_slurp() or tap_slurp_all().  A harness that cannot make
+ * the files or fork exits 2.  Return: its exit code, or -1.
+ */
+int tap_run(const char *path, const char *const *argv, int uid,
+	    const char *out_path, FILE **out, FILE **err);
+/* @f from its start into @buf (@size, NUL-terminated); @f closed. */
+void tap_slurp(FILE *f, char *buf, size_t size);
+/* @f whole, in a malloc'd string; @f closed. */
+char *tap_slurp_all(FILE *f);
 
 #endif /* RS_TAP_H */

@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rsmerge.h"
@@ -485,40 +484,16 @@ struct run {
 	char out[4096], err[4096];
 };
 
-static void grab(FILE *f, char *buf, size_t size)
-{
-	size_t n;
-
-	rewind(f);
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
-
 /* Run bindir/ARGV[0] with ARGV, stdout and stderr captured. */
 static void run(struct run *r, const char *const *argv)
 {
-	FILE *out = tmpfile(), *err = tmpfile();
 	char path[4200];
-	int status;
-	pid_t pid;
+	FILE *out, *err;
 
 	snprintf(path, sizeof(path), "%s/%s", bindir, argv[0]);
-	r->status = -1;
-	if (!out || !err)
-		exit(2);
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		dup2(fileno(out), 1);
-		dup2(fileno(err), 2);
-		execv(path, (char *const *)argv);
-		_exit(127);
-	}
-	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-		r->status = WEXITSTATUS(status);
-	grab(out, r->out, sizeof(r->out));
-	grab(err, r->err, sizeof(r->err));
+	r->status = tap_run(path, argv, -1, NULL, &out, &err);
+	tap_slurp(out, r->out, sizeof(r->out));
+	tap_slurp(err, r->err, sizeof(r->err));
 }
 
 #define RUN(r, ...)	run(r, (const char *const[]){ __VA_ARGS__, NULL })

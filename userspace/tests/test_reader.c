@@ -122,23 +122,6 @@ struct result {
 	char *err;
 };
 
-static char *read_all(FILE *f)
-{
-	long n;
-	char *s;
-
-	fflush(f);
-	n = ftell(f);
-	s = calloc(1, n + 1);
-	if (!s)
-		exit(2);
-	rewind(f);
-	if (fread(s, 1, n, f) != (size_t)n)
-		exit(2);
-	fclose(f);
-	return s;
-}
-
 /* Where the program's stdout goes: a file to capture, or this path. */
 static const char *stdout_path;
 
@@ -146,29 +129,15 @@ static const char *stdout_path;
 static struct result run_argv(const char *const *args)
 {
 	const char *argv[32] = { prog };
-	struct result r = { -1, NULL, NULL };
-	FILE *out = tmpfile(), *err = tmpfile();
-	int argc = 1, status;
-	pid_t pid;
+	struct result r;
+	FILE *out, *err;
+	int argc = 1;
 
 	for (; *args && argc < 31; args++)
 		argv[argc++] = *args;
-	if (!out || !err)
-		exit(2);
-	fflush(stdout);
-	pid = fork();
-	if (pid == 0) {
-		int fd = stdout_path ? open(stdout_path, O_WRONLY) : -1;
-
-		dup2(fd >= 0 ? fd : fileno(out), 1);
-		dup2(fileno(err), 2);
-		execv(prog, (char *const *)argv);
-		_exit(127);
-	}
-	if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
-		r.status = WEXITSTATUS(status);
-	r.out = read_all(out);
-	r.err = read_all(err);
+	r.status = tap_run(prog, argv, -1, stdout_path, &out, &err);
+	r.out = tap_slurp_all(out);
+	r.err = tap_slurp_all(err);
 	return r;
 }
 

@@ -16,7 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "rsjson.h"
@@ -765,44 +764,18 @@ struct result {
 	char err[8192];
 };
 
-static void slurp(FILE *f, char *buf, size_t size)
-{
-	size_t n;
-
-	rewind(f);
-	n = fread(buf, 1, size - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
-
 /* Run the program with these arguments, as @uid if not -1. */
 static void run(struct result *r, int uid, const char *const *args)
 {
 	const char *argv[32] = { prog };
-	FILE *out = tmpfile(), *err = tmpfile();
-	int argc = 1, status;
-	pid_t pid;
+	FILE *out, *err;
+	int argc = 1;
 
 	for (; *args && argc < 31; args++)
 		argv[argc++] = *args;
-	if (!out || !err)
-		exit(2);
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		exit(2);
-	if (!pid) {
-		dup2(fileno(out), 1);
-		dup2(fileno(err), 2);
-		if (uid >= 0 && (setgid(uid) || setuid(uid)))
-			_exit(126);
-		execv(prog, (char *const *)argv);
-		_exit(127);
-	}
-	waitpid(pid, &status, 0);
-	r->status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-	slurp(out, r->out, sizeof(r->out));
-	slurp(err, r->err, sizeof(r->err));
+	r->status = tap_run(prog, argv, uid, NULL, &out, &err);
+	tap_slurp(out, r->out, sizeof(r->out));
+	tap_slurp(err, r->err, sizeof(r->err));
 }
 
 #define RUN(r, ...) run(r, -1, (const char *const[]){ __VA_ARGS__, NULL })

@@ -39,12 +39,13 @@
 #define EXIT_INPUT	RS_EXIT_INPUT
 #define EXIT_NOMODULE	RS_EXIT_NOMODULE
 
-enum output { OUT_TEXT, OUT_JSON, OUT_PROMETHEUS };
+enum output { OUT_TEXT, OUT_ROWS, OUT_JSON, OUT_PROMETHEUS };
 
 struct options {
 	enum output out;
 	unsigned int nstat, nrs;	/* --stat and --randstat given */
 	const char **stat, **rs;
+	bool no_legend;			/* --no-legend */
 	double interval;		/* 0: since the counters started */
 	unsigned long long count;	/* 0: until interrupted */
 };
@@ -57,8 +58,8 @@ struct pair {
 };
 
 static const char usage_text[] =
-"Usage: randstat [--json | --prometheus] [--stat PATH] [--randstat PATH]\n"
-"                [INTERVAL [COUNT]]\n"
+"Usage: randstat [--one-row | --json | --prometheus] [--no-legend]\n"
+"                [--stat PATH] [--randstat PATH] [INTERVAL [COUNT]]\n"
 "       randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n"
 "                    [INTERVAL [COUNT]]\n"
 "       randstat exec [--stat FILE] -- CMD [ARGS...]\n"
@@ -72,6 +73,12 @@ static const char usage_text[] =
 "With INTERVAL (seconds, may be fractional): a report of the shares over\n"
 "each interval, COUNT times or until interrupted.\n"
 "\n"
+"  --one-row         for scripts, as sadf -d: one line per CPU and report,\n"
+"                    fields separated by ';' (time, CPU, source, seconds,\n"
+"                    samples, then each class's randstat share, its 95%\n"
+"                    half-width and /proc/stat's share, then the classes\n"
+"                    marked '*'), under one '#' header line\n"
+"  --no-legend       no explanation above the first report\n"
 "  --json            one JSON object per report, one per line\n"
 "  --prometheus      randstat's counters in node_exporter's textfile\n"
 "                    collector format (takes no INTERVAL)\n"
@@ -124,6 +131,8 @@ static int parse_args(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "one-row", no_argument, NULL, '1' },
+		{ "no-legend", no_argument, NULL, 'L' },
 		{ "prometheus", no_argument, NULL, 'p' },
 		{ "stat", required_argument, NULL, 's' },
 		{ "randstat", required_argument, NULL, 'r' },
@@ -138,9 +147,14 @@ static int parse_args(int argc, char **argv, struct options *o)
 		switch (c) {
 		case 'j':
 		case 'p':
+		case '1':
 			if (o->out != OUT_TEXT)
-				return usage_error("--json and --prometheus exclude each other");
-			o->out = c == 'j' ? OUT_JSON : OUT_PROMETHEUS;
+				return usage_error("--one-row, --json and --prometheus exclude each other");
+			o->out = c == 'j' ? OUT_JSON :
+				 c == 'p' ? OUT_PROMETHEUS : OUT_ROWS;
+			break;
+		case 'L':
+			o->no_legend = true;
 			break;
 		case 's':
 		case 'r':
@@ -226,6 +240,8 @@ struct context {
 	bool said_legend;
 	double wall;		/* seconds between the reads, or NAN */
 	const char *title;	/* what the report covers, or NULL */
+	const char *stamp;	/* --one-row's time field */
+	bool said_header;	/* --one-row's header */
 };
 
 #define CELL	8		/* "%7.2f" and a mark */
@@ -344,7 +360,7 @@ static void text_sampler(const struct rs_report *rep)
 
 static void text_legend(struct context *ctx, const struct rs_report *rep)
 {
-	if (ctx->said_legend)
+	if (ctx->said_legend || ctx->o->no_legend)
 		return;
 	ctx->said_legend = true;
 	if (rep->law == RS_LAW_UNIFORM)
@@ -369,7 +385,9 @@ static void print_text(struct context *ctx, const struct rs_report *rep)
 	unsigned int i;
 
 	text_legend(ctx, rep);
-	putchar('\n');
+	if (!ctx->o->no_legend || ctx->said_header)
+		putchar('\n');
+	ctx->said_header = true;
 	if (ctx->title) {
 		fputs(ctx->title, stdout);
 		if (!isnan(ctx->wall))
@@ -384,6 +402,69 @@ static void print_text(struct context *ctx, const struct rs_report *rep)
 	for (i = 0; i < rep->nlines; i++)
 		text_line(&rep->lines[i]);
 	text_sampler(rep);
+}
+
+/* --- one row per CPU ------------------------------------------------- */
+
+/* A share for --one-row: two decimals, or an empty field. */
+static void row_share(double v, bool have)
+{
+	if (have && !isnan(v))
+		printf(";%.2f", v);
+	else
+		putchar(';');
+}
+
+/*
+ * --one-row: sadf -d's way, one line per CPU and report, fields
+ * separated by ';', one '#' header line above the first; the notes as
+ * '#' lines.  A field a CPU lacks (no randstat line, no /proc/stat line,
+ * the interval of steal) is empty.
+ */
+static void print_rows(struct context *ctx, const struct rs_report *rep)
+{
+	unsigned int i;
+	int k;
+
+	if (!ctx->said_header) {
+		ctx->said_header = true;
+		fputs("# time;CPU;source;seconds;samples", stdout);
+		for (k = 0; k < RS_NDISP; k++)
+			printf(";%s;%s_ci95;%s_stat", rs_disp_name[k],
+			       rs_disp_name[k], rs_disp_name[k]);
+		puts(";outside");
+	}
+	for (i = 0; i < rep->nnotes; i++)
+		printf("# %s: note: %s\n", ctx->stamp, rep->notes[i]);
+	for (i = 0; i < rep->nlines; i++) {
+		const struct rs_line *l = &rep->lines[i];
+		bool first = true;
+
+		fputs(ctx->stamp, stdout);
+		if (l->cpu == RS_ALL)
+			fputs(";all", stdout);
+		else
+			printf(";%d", l->cpu);
+		if (l->has_rs)
+			printf(";%s;%.3f;%llu",
+			       l->cpu != RS_ALL && l->s.exact ? "exact" : "randstat",
+			       l->rs_seconds, (unsigned long long)l->n);
+		else
+			fputs(";;;", stdout);
+		for (k = 0; k < RS_NDISP; k++) {
+			row_share(l->rs[k], l->has_rs);
+			row_share(l->hw[k], l->has_rs);
+			row_share(l->st[k], l->has_stat);
+		}
+		putchar(';');
+		for (k = 0; k < RS_NDISP; k++) {
+			if (!l->outside[k])
+				continue;
+			printf("%s%s", first ? "" : "+", rs_disp_name[k]);
+			first = false;
+		}
+		putchar('\n');
+	}
 }
 
 /* --- JSON ------------------------------------------------------------ */
@@ -643,7 +724,9 @@ static int emit(struct context *ctx, const struct rs_report *rep)
 		fputs("randstat: out of memory\n", stderr);
 		return RS_EXIT_FAIL;
 	}
-	if (ctx->o->out != OUT_JSON)
+	if (ctx->o->out == OUT_ROWS)
+		print_rows(ctx, rep);
+	else if (ctx->o->out != OUT_JSON)
 		print_text(ctx, rep);
 	return rs_output_error("randstat") ? RS_EXIT_OUTPUT : -1;
 }
@@ -673,7 +756,7 @@ static bool o_pairs(const struct context *ctx)
 static int run_since_start(struct context *ctx)
 {
 	struct rs_report rep;
-	char title[64];
+	char title[64], stamp[16];
 	struct pair p;
 	int ret = read_pair(ctx->o, 0, &p);
 
@@ -685,6 +768,8 @@ static int run_since_start(struct context *ctx)
 		strftime(title, sizeof(title), "%H:%M:%S  since the counters started",
 			 localtime(&now));
 		ctx->title = title;
+		strftime(stamp, sizeof(stamp), "%H:%M:%S", localtime(&now));
+		ctx->stamp = stamp;
 	}
 	if (rs_report_since_start(&rep, &p.stat, &p.rs)) {
 		fprintf(stderr, "randstat: out of memory\n");
@@ -747,15 +832,18 @@ static int run_intervals(struct context *ctx, bool sleep)
 				 k, k + 1);
 		}
 		ctx->title = title;
+		ctx->stamp = title;
 		ret = report_interval(ctx, a, b);
 		if (a != &first)
 			pair_free(a);
 		a = b;
 	}
-	if (ret < 0 && o->out == OUT_TEXT && k - 1 >= 2) {	/* reports made */
+	if (ret < 0 && (o->out == OUT_TEXT || o->out == OUT_ROWS) &&
+	    k - 1 >= 2) {	/* reports made */
 		ctx->title = "Average:";
+		ctx->stamp = "Average";
 		ctx->wall = sleep ? seconds_between(&first.when, &a->when) : NAN;
-		row_prefix = "Average: ";
+		row_prefix = o->out == OUT_TEXT ? "Average: " : "";
 		ret = report_interval(ctx, &first, a);
 		row_prefix = "";
 	}
@@ -767,7 +855,7 @@ static int run_intervals(struct context *ctx, bool sleep)
 
 static int run(const struct options *o)
 {
-	struct context ctx = { .o = o, .wall = NAN };
+	struct context ctx = { .o = o, .wall = NAN, .stamp = "start" };
 	struct rs_error err;
 	struct rs_snap rs;
 

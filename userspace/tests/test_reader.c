@@ -1120,6 +1120,73 @@ static void t_prog_average(void)
 	result_free(&r);
 }
 
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* The number of @c in the line that starts at @s. */
+static unsigned int count_in_line(const char *s, char c)
+{
+	unsigned int n = 0;
+
+	for (; *s && *s != '\n'; s++)
+		n += *s == c;
+	return n;
+}
+
+/*
+ * --one-row: one '#' header, then a line per CPU and report with as many
+ * fields as the header (5, three a class, the marks), the notes as '#'
+ * lines, no legend, no table; the Average rows after 2 reports or more.
+ * --no-legend: the table without the explanation above it.
+ */
+static void t_prog_one_row(void)
+{
+	struct result r = run("--one-row", PAIR("vm-normal"));
+	const char *l;
+	unsigned int fields = 5 + 3 * RS_NDISP + 1;
+
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT(starts_with(r.out, "# time;CPU;source;seconds;samples;usr;usr_ci95;usr_stat;nice;"));
+	EXPECT(count_in_line(r.out, ';') == fields - 1);
+	EXPECT_HAS(r.out, ";idle;idle_ci95;idle_stat;outside\n");
+	EXPECT_HAS(r.out, "\n# start: note: the spans differ");
+	/* the figures of the table (t_vm_since_start), one line a CPU */
+	EXPECT_HAS(r.out, "\nstart;all;randstat;2.083;16;0.26;0.78;0.55;");
+	EXPECT_HAS(r.out, "\nstart;1;randstat;1.043;1;0.00;1.14;0.44;");
+	EXPECT_HAS(r.out, ";98.29;0.78;54.37;\n");	/* all's idle; no mark */
+	l = strstr(r.out, "\nstart;0;");
+	EXPECT(l && count_in_line(l + 1, ';') == fields - 1);
+	EXPECT(count_lines(r.out) == 5);
+	EXPECT_HASNT(r.out, "randstat: samples at");
+	EXPECT_HASNT(r.out, "sampler:");
+	result_free(&r);
+
+	r = run("--one-row", PAIR("normal"), PAIR("later"), PAIR("later"));
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT_HAS(r.out, "\npair 1 to 2;0;randstat;10.000;2500;40.00;1.93;40.50;");
+	EXPECT_HAS(r.out, "\nAverage;0;randstat;10.000;2500;40.00;1.93;40.50;");
+	EXPECT(count_lines(r.out) == 1 + 3 * 3);
+	l = strstr(r.out, "\nAverage;all;");
+	EXPECT(l && count_in_line(l + 1, ';') == fields - 1);
+	result_free(&r);
+
+	r = run("--no-legend", PAIR("vm-normal"));
+	EXPECT(r.status == 0 && !*r.err);
+	EXPECT(starts_with(r.out, "note: the spans differ"));
+	EXPECT_HAS(r.out, "\nCPU  source       %usr");
+	EXPECT_HASNT(r.out, "randstat: samples at");
+	EXPECT_HASNT(r.out, "A '*' marks");
+	result_free(&r);
+	/* with INTERVAL reports, a blank line between them still */
+	r = run("--no-legend", PAIR("normal"), PAIR("later"), PAIR("later"));
+	EXPECT(r.status == 0 && starts_with(r.out, "pair 1 to 2\n"));
+	EXPECT_HAS(r.out, "\n\npair 2 to 3\n");
+	EXPECT_HASNT(r.out, "randstat: samples at");
+	result_free(&r);
+}
+
 /* Braces and brackets balance outside strings, and it is one line. */
 static bool json_shaped(const char *s)
 {
@@ -1316,6 +1383,7 @@ static void t_prog_usage(void)
 	static const char *const bad[][5] = {
 		{ "--bogus" }, { "0" }, { "-1" }, { "1", "0" }, { "1", "2", "3" },
 		{ "abc" }, { "--json", "--prometheus" }, { "--prometheus", "1" },
+		{ "--one-row", "--json" }, { "--prometheus", "--one-row" },
 		{ "--stat" }, { "--stat", "a", "--stat", "b" },
 	};
 	struct result r;
@@ -2008,6 +2076,7 @@ int main(int argc, char **argv)
 	tap_test("randstat: cpu1 offline", t_prog_offline);
 	tap_test("randstat INTERVAL COUNT over unchanging files", t_prog_live);
 	tap_test("randstat: an Average: block after the reports", t_prog_average);
+	tap_test("randstat --one-row and --no-legend", t_prog_one_row);
 	tap_test("randstat --json", t_prog_json);
 	tap_test("randstat --prometheus", t_prog_prometheus);
 	tap_test("randstat: input errors, exit 2", t_prog_errors);

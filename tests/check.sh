@@ -25,6 +25,9 @@
 #   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
 #            and purge in a bookworm chroot, and a real node_exporter
 #            (tests/deb.sh; TAP)
+#   srcpkg   the source package (dpkg-source -b, lintian), its binaries
+#            built from it in a clean bookworm chroot as a buildd would,
+#            twice: byte-identical (tests/srcpkg.sh; TAP)
 #   host     last, whatever SUITES says: the host as before tests/deps.sh
 #            ran: no new listening TCP socket (ss -ltnH), no new enabled
 #            unit, running service or boot kernel (TAP)
@@ -135,7 +138,7 @@ run_suite() {
 	skipped=$((skipped + s))
 }
 
-suites=${SUITES:-style reader sanitize hostpath kunit vm debug bench deb}
+suites=${SUITES:-style reader sanitize hostpath kunit vm debug bench deb srcpkg}
 for s in $suites; do
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
@@ -148,6 +151,7 @@ for s in $suites; do
 			RANDSTAT_OUT="$out/debug" bash tests/vm/run.sh ;;
 	bench)	run_suite bench 0 bash bench/run.sh --short ;;
 	deb)	run_suite deb 0 bash tests/deb.sh ;;
+	srcpkg)	run_suite srcpkg 0 bash tests/srcpkg.sh ;;
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
 	esac
 done

@@ -25,6 +25,7 @@ packages=(
 [ "${1:-}" = demo ] ||
 	packages+=(linux-source bc flex bison python3	# KUnit on UML
 		git debhelper dh-dkms build-essential lintian	# make deb
+		dpkg-dev diffoscope-minimal			# the source package, reproducibility
 		libelf-dev patch				# the debug kernel (objtool), its broken builds
 		sparse python3-docutils shellcheck		# the style suite
 		clang libclang-rt-dev				# the sanitize suite (ASan, UBSan, libFuzzer)

@@ -1,0 +1,192 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# The source package, built as Debian would take it.  On the host,
+# dpkg-source -b of the files git lists: format 3.0 (quilt), an orig
+# tarball of everything but debian/ (files sorted, owner root, times
+# debian/changelog's), then lintian on the .dsc.  Then in a bookworm
+# chroot that holds build-essential and nothing else (created once and
+# copied afresh for each run), apt-get build-dep takes the .dsc's
+# Build-Depends from Debian's archive, as a buildd's would, and an
+# unprivileged user builds the binaries from the .dsc alone, twice, in two
+# directories: the two sets of .debs must be byte-identical (reproducible
+# builds; diffoscope, when installed, says where they are not).  A third
+# build with another SOURCE_DATE_EPOCH must differ, so that the
+# comparison is seen to fail.  TAP.
+#
+# Usage: tests/srcpkg.sh [--refresh] [-h]
+#   RANDSTAT_CACHE=<dir>   cache, default ~/.cache/randstat:
+#     chroot-srcpkg-bookworm/    the base chroot (created once, 2-3 minutes)
+#     chroot-srcpkg-bookworm.log debootstrap / apt output
+#     srcpkg/                    the source package, the builds, their logs
+#     srcpkg-apt/                the .debs apt-get build-dep downloaded
+#   --refresh   apt-get update and upgrade the base chroot's packages first
+#               (done anyway when it is over 7 days old).
+#
+# Needs root (debootstrap, chroot), git, dpkg-dev and lintian on the host
+# (tests/deps.sh installs them).  Exits non-zero if any test failed.
+set -euo pipefail
+
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$repo"
+
+# The base: what every buildd chroot has (build-essential), and no more.
+packages=(build-essential fakeroot)
+
+# shellcheck source=tests/chroot.sh
+. "$(dirname "$0")/chroot.sh"
+chroot_script_start srcpkg "${BASH_SOURCE[0]}" "$@"
+
+# shellcheck source=tests/tap.sh
+. "$(dirname "$0")/tap.sh"
+
+work=$out/chroot
+aptcache=$cache/srcpkg-apt
+# shellcheck disable=SC2317 # called by the trap
+cleanup() {
+	chroot_cleanup
+	[ -d "$work" ] && safe_rm "$work"
+	return 0
+}
+trap cleanup EXIT
+
+echo "TAP version 13"
+t0=$(date +%s)
+
+# --- the source package, on the host ----------------------------------------
+version=$(dpkg-parsechangelog -S Version)
+upstream=${version%-*}
+epoch=$(dpkg-parsechangelog -S Timestamp)
+src=$out/src
+rm -rf "$src"
+mkdir -p "$src/randstat-$upstream"
+git ls-files -z --cached --others --exclude-standard |
+	tar --null -T - -cf - | tar -C "$src/randstat-$upstream" -xf -
+# The orig tarball: the upstream tree, the same bytes from the same commit.
+tar -C "$src" --sort=name --mtime="@$epoch" --owner=0 --group=0 \
+	--numeric-owner --exclude="randstat-$upstream/debian" -cf - \
+	"randstat-$upstream" | xz -6 -T1 >"$src/randstat_$upstream.orig.tar.xz"
+if (cd "$src" && dpkg-source -b "randstat-$upstream") >"$out/dpkg-source.log" 2>&1; then
+	ok "dpkg-source -b: $(cd "$src" && echo randstat_"$version".dsc randstat_"$version".debian.tar.xz)"
+else
+	not_ok "dpkg-source -b (see $out/dpkg-source.log)"
+	diag_file "$out/dpkg-source.log"
+	echo "1..$n"
+	exit 1
+fi
+dsc=$src/randstat_$version.dsc
+check "the .dsc says Format: 3.0 (quilt) and lists the orig tarball" \
+	sh -c "grep -qx 'Format: 3.0 (quilt)' '$dsc' &&
+	       grep -q ' randstat_$upstream.orig.tar.xz$' '$dsc'"
+lintian -I --pedantic "$dsc" >"$out/lintian.log" 2>&1 || true
+sed -i '/^running with root privileges/d' "$out/lintian.log"
+if [ -s "$out/lintian.log" ]; then
+	not_ok "lintian -I --pedantic on the .dsc: clean"
+	diag_file "$out/lintian.log" 40
+else
+	ok "lintian -I --pedantic on the .dsc: clean"
+fi
+
+# --- the build chroot -------------------------------------------------------
+t=$(date +%s)
+if [ -f "$root/$stamp" ]; then cached=cached; else cached=created; fi
+if ! chroot_ensure "$release" "$root" "$log" "$stamp"; then
+	not_ok "bookworm chroot with build-essential (see $log)"
+	diag_file "$log"
+	echo "1..$n"
+	exit 1
+fi
+[ -d "$work" ] && safe_rm "$work"
+cp -a "$root" "$work"
+ok "a fresh copy of the bookworm chroot with build-essential ($cached in $(($(date +%s) - t)) s)"
+mount_proc "$work"
+mkdir -p "$aptcache" "$work/var/cache/apt/archives"
+mount --bind "$aptcache" "$work/var/cache/apt/archives"
+mounts+=("$work/var/cache/apt/archives")
+mkdir -p "$work/build"
+cp "$dsc" "$src/randstat_$upstream.orig.tar.xz" \
+	"$src/randstat_$version.debian.tar.xz" "$work/build/"
+t=$(date +%s)
+if { apt_get "$work" update &&
+     apt_get "$work" build-dep -y --no-install-recommends \
+	"/build/randstat_$version.dsc"; } >"$out/build-dep.log" 2>&1; then
+	ok "apt-get build-dep of the .dsc: $(sed -n 's/^Build-Depends: //p' "$dsc") ($(($(date +%s) - t)) s)"
+else
+	not_ok "apt-get build-dep of the .dsc (see $out/build-dep.log)"
+	diag_file "$out/build-dep.log"
+	echo "1..$n"
+	exit 1
+fi
+in_chroot "$work" useradd -m builder
+chmod 777 "$work/build"
+
+# build DIR [ENV...]: the binaries from the .dsc alone, in /build/DIR of
+# the chroot, as the user builder; its .debs stay in /build/DIR.
+build() {
+	local dir=$1
+	shift
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	in_chroot "$work" setpriv --reuid=builder --regid=builder --init-groups \
+		env HOME=/home/builder "$@" sh -ec '
+		mkdir "/build/$0"
+		cd "/build/$0"
+		dpkg-source -x "/build/randstat_$1.dsc" src
+		cd src
+		dpkg-buildpackage -b -us -uc' "$dir" "$version" \
+		>"$out/build-$dir.log" 2>&1
+}
+
+for d in a b; do
+	rm -rf "${work:?}/build/$d"
+	t=$(date +%s)
+	if build "$d"; then
+		ok "build $d: dpkg-buildpackage -b from the .dsc as an unprivileged user ($(cd "$work/build/$d" && echo *.deb)) ($(($(date +%s) - t)) s)"
+	else
+		not_ok "build $d: dpkg-buildpackage -b from the .dsc (see $out/build-$d.log)"
+		diag_file "$out/build-$d.log" 30
+	fi
+done
+
+# same A B: are the .debs of builds A and B the same files, byte for byte?
+# Prints the ones that differ.
+same() {
+	local f g diff=0
+	for f in "$work/build/$1"/*.deb; do
+		g=$work/build/$2/${f##*/}
+		if [ ! -f "$g" ] || ! cmp -s "$f" "$g"; then
+			echo "${f##*/}"
+			diff=1
+		fi
+	done
+	[ -n "$(ls "$work/build/$1"/*.deb 2>/dev/null)" ] && [ "$diff" -eq 0 ]
+}
+
+if differ=$(same a b); then
+	ok "reproducible: builds a and b (/build/a, /build/b) made the same .debs, byte for byte ($(cd "$work/build/a" && sha256sum ./*.deb | cut -c1-12 | tr '\n' ' '))"
+else
+	not_ok "reproducible: builds a and b made the same .debs, byte for byte (differ: $(echo "$differ" | tr '\n' ' '))"
+	if command -v diffoscope >/dev/null; then
+		for f in $differ; do
+			diffoscope --text - "$work/build/a/$f" "$work/build/b/$f" 2>&1 |
+				head -n 40 | sed 's/^/#   /'
+		done
+	else
+		diag "diffoscope would say where (apt-get install diffoscope-minimal)"
+	fi
+fi
+
+# The comparison fails where it should: a build dated otherwise.
+rm -rf "${work:?}/build/c"
+if build c SOURCE_DATE_EPOCH=$((epoch + 86400)); then
+	if differ=$(same a c); then
+		not_ok "planted: a build with SOURCE_DATE_EPOCH one day later is seen to differ (it was not)"
+	else
+		ok "planted: a build with SOURCE_DATE_EPOCH one day later is seen to differ ($(echo "$differ" | tr '\n' ' '))"
+	fi
+else
+	not_ok "planted: build c (see $out/build-c.log)"
+	diag_file "$out/build-c.log" 30
+fi
+
+diag "total $(($(date +%s) - t0)) s; logs in $out"
+echo "1..$n"
+exit "$failed"

@@ -134,3 +134,24 @@ char *tap_slurp_all(FILE *f)
 	fclose(f);
 	return s;
 }
+
+void tap_expect_manpage(const char *path)
+{
+	char cmd[4200], out[8192];
+	size_t n;
+	FILE *p;
+
+	/* groff's warnings (-ww) go to stderr, which is captured here */
+	snprintf(cmd, sizeof(cmd),
+		 "groff -man -Tutf8 -ww %s 2>&1 >/dev/null; echo END", path);
+	p = popen(cmd, "r");
+	EXPECT(p != NULL);
+	if (!p)
+		return;
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = '\0';
+	EXPECT(pclose(p) == 0);
+	EXPECT(!strcmp(out, "END\n"));
+	if (strcmp(out, "END\n"))
+		printf("# groff said: %s", out);
+}

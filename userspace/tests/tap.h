@@ -39,5 +39,7 @@ int tap_run(const char *path, const char *const *argv, int uid,
 void tap_slurp(FILE *f, char *buf, size_t size);
 /* @f whole, in a malloc'd string; @f closed. */
 char *tap_slurp_all(FILE *f);
+/* Expectations: groff -man -ww formats the man page @path without a word. */
+void tap_expect_manpage(const char *path);
 
 #endif /* RS_TAP_H */

@@ -1575,26 +1575,7 @@ static void t_exec_groups(void)
 
 static void t_manpage(void)
 {
-	char cmd[4200];
-	FILE *p;
-	char out[8192];
-	size_t n;
-	int status;
-
-	/* groff's warnings (-ww) go to stderr, which is captured here */
-	snprintf(cmd, sizeof(cmd),
-		 "groff -man -Tutf8 -ww %s 2>&1 >/dev/null; echo END", manpage);
-	p = popen(cmd, "r");
-	EXPECT(p != NULL);
-	if (!p)
-		return;
-	n = fread(out, 1, sizeof(out) - 1, p);
-	out[n] = '\0';
-	status = pclose(p);
-	EXPECT(status == 0);
-	EXPECT(!strcmp(out, "END\n"));
-	if (strcmp(out, "END\n"))
-		printf("# groff said: %s", out);
+	tap_expect_manpage(manpage);
 }
 
 /* --- captures from the VM ------------------------------------------------ */

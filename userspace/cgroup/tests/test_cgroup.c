@@ -228,6 +228,11 @@ static void t_args(void)
 	EXPECT(run("--max-entries 0", out, sizeof(out)) == 1);
 }
 
+static void t_manpage(void)
+{
+	tap_expect_manpage("randstat-cgroup.1");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -245,5 +250,6 @@ int main(int argc, char **argv)
 	tap_test("the '*': outside beyond cpu.stat's resolution and the rounding", t_outside);
 	tap_test("the Prometheus text: lines, escapes, promtool check metrics", t_prom);
 	tap_test("arguments: usage and errors", t_args);
+	tap_test("randstat-cgroup.1 formats without warnings", t_manpage);
 	return tap_done();
 }

@@ -30,7 +30,7 @@
  * the uniform law allows as tmin, which bounds the sampler's interrupt
  * rate at 20 kHz and lets a process that knows every past sample time run
  * unseen for at most floor_ns / mean_ns = 1.25% of the time
- * (Documentation/randstat.rst, "Threat model").
+ * (Documentation/design.rst, "Threat model").
  */
 #define RANDSTAT_MEAN_DEFAULT_NS	4000000U
 #define RANDSTAT_FLOOR_DEFAULT_NS	50000U

@@ -9,7 +9,7 @@
  * known, with fixed keys so that a verdict is reproducible; each asserted
  * bound is 4 sigma of the count estimator, sigma = T_s sqrt(p (1 - p) / n),
  * plus, where the law's floor lets work go unseen, floor / mean of the
- * time (Documentation/randstat.rst, "Footprint").
+ * time (Documentation/design.rst, "Footprint").
  */
 #include <kunit/test.h>
 #include <linux/cpuidle.h>

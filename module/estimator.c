@@ -11,7 +11,7 @@
  * Every sample weighs the same.  It does not charge each sample the
  * interval before it: a process that runs right after samples makes the
  * intervals that end in its own samples short, and would pay little
- * (Documentation/randstat.rst, "Threat model").  With sample times drawn
+ * (Documentation/design.rst, "Threat model").  With sample times drawn
  * independently of what the CPU runs, n_k / n is an unbiased estimate of
  * class k's share of T_s, its error falling as 1/sqrt(n); with the
  * exponential law this holds even against a process that knows every

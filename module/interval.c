@@ -2,7 +2,7 @@
 /*
  * randstat: the sampling interval's law and its parameters.
  *
- * Two laws (Documentation/randstat.rst, "The model"):
+ * Two laws (Documentation/design.rst, "The statistical model"):
  *
  * - exponential (the default): floor + Exp(mean - floor).  Past the floor
  *   the hazard is constant, so whatever a process knows of past sample

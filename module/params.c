@@ -153,7 +153,7 @@ MODULE_PARM_DESC(law, "the sampling intervals' law: exponential (floor_ns + Exp(
 
 /*
  * tickless: whether an idle CPU's sampler may sleep (Documentation/
- * randstat.rst, "Footprint").  On by default; off, every sampled CPU is
+ * design.rst, "Footprint").  On by default; off, every sampled CPU is
  * sampled all the time, as before randstat was tickless: for comparing
  * the two, and for an emulator that delivers a timer armed right after a
  * wakeup late (single-threaded QEMU TCG; the benchmark runs there).  A

@@ -10,7 +10,7 @@
  * counts and the sampler's own cost.  The sampler's cost and lateness
  * histograms, which monitoring does not read, are in /proc/randstat_hist:
  * a read of /proc/randstat formats five short lines per CPU.
- * Documentation/randstat.rst has both formats.
+ * Documentation/admin-guide.rst has both formats.
  *
  * The times shown are brought up to the sample counts at each read
  * (randstat_estimate()), from the times shown at the read before: they are

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * randstat: the randstat:sample trace event, one per expiry of a CPU's
- * sampler (Documentation/randstat.rst, "Tracing samples").
+ * sampler (Documentation/admin-guide.rst, "Tracing samples").
  *
  * The kernel's samples/trace_events/ pattern: sampler.c alone defines
  * CREATE_TRACE_POINTS before including this file, and Kbuild adds this

@@ -6,7 +6,7 @@
  * and never be charged.  /proc/randstat is world-readable and gives away
  * every past interval, so the generator must resist prediction from its
  * outputs: prandom_u32_state() (LFSR113, linear over GF(2)) is recovered
- * from a handful of intervals (Documentation/randstat.rst, "Threat
+ * from a handful of intervals (Documentation/design.rst, "Threat
  * model"; kunit/rng_test.c does it).  get_random_u32() takes a local_lock,
  * which sleeps on PREEMPT_RT, so the hard hrtimer cannot call it.
  *

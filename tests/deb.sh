@@ -17,7 +17,7 @@
 # so no service is enabled or started), serves the
 # randstat.prom the packaged helper wrote from a captured fixture, and
 # Debian's Prometheus, scraping it while the file moves to a later capture,
-# evaluates Documentation/randstat.rst's PromQL example to the busy share
+# evaluates Documentation/admin-guide.rst's PromQL example to the busy share
 # worked out from the two files.  TAP.
 #
 # Usage: tests/deb.sh [--refresh] [-h]
@@ -314,12 +314,12 @@ serve() {
 	return 1
 }
 
-# promql MARK: the PromQL expression in Documentation/randstat.rst's
+# promql MARK: the PromQL expression in Documentation/admin-guide.rst's
 # literal block after the comment line "  # MARK", on one line.
 promql() {
 	awk -v mark="  # $1" '$0 == mark { f = 1; next }
 		f && /^ *$/ { exit } f { sub(/^ +/, ""); printf "%s ", $0 }' \
-		Documentation/randstat.rst
+		Documentation/admin-guide.rst
 }
 
 # prom_query QUERY: Prometheus's instant result, "cpu value" per series.

@@ -8,7 +8,7 @@
  *
  * Stays in the foreground.  Mounted with allow_other (any user may read;
  * a non-root daemon needs user_allow_other in /etc/fuse.conf), read-only,
- * default_permissions.  Documentation/randstat.rst, "randstat-fs".
+ * default_permissions.  Documentation/admin-guide.rst, "randstat-fs".
  *
  * Reads: a snapshot is taken at open and again at each read from offset
  * 0 after the first (procps keeps /proc/stat open and rewinds it); reads

@@ -2,7 +2,7 @@
 /*
  * The pure part of randstat-fs: /proc/stat with its cpu lines replaced by
  * /proc/randstat's, and counters that never fall (Documentation/
- * randstat.rst, "randstat-fs").  No I/O here: the daemon reads the files,
+ * admin-guide.rst, "randstat-fs").  No I/O here: the daemon reads the files,
  * the unit tests (tests/test_fs.c) feed text.
  *
  * Only the `cpu ` and `cpuN ` lines of either file are looked at (a name,

@@ -3,7 +3,7 @@
  * randstat reader: parsing of /proc/stat and /proc/randstat.
  *
  * Both files are read whole into memory and parsed into a struct rs_snap.
- * /proc/randstat is parsed strictly (Documentation/randstat.rst, "The /proc/randstat format"): every
+ * /proc/randstat is parsed strictly (Documentation/admin-guide.rst, "/proc/randstat"): every
  * line is checked, in the order the module writes them, so a truncated or
  * damaged capture is reported with its file and line.  From /proc/stat
  * only the cpu lines are read; the other lines vary between kernels.

@@ -9,7 +9,7 @@
  * task runs there then) and resumes with the law's own continuation from
  * the last sample, so on the time a CPU is not dormant the sample times
  * are the same renewal process as if it had never stopped
- * (Documentation/randstat.rst, "Why it stays unbiased").  A task that
+ * (Documentation/design.rst, "Why it stays unbiased").  A task that
  * spends time A in a class during the interval, however that time is cut
  * up, is therefore sampled in that class k times with E[k] = A / mu, and
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * attack MODE SECS BURST_US [POLL_US]: a process that tries to use cpu1 without
- * being charged for it, and its control (Documentation/randstat.rst,
+ * being charged for it, and its control (Documentation/design.rst,
  * "Threat model").  Runs as any user: it needs only to read
  * /proc/randstat, which is world-readable.
  *

@@ -7,7 +7,7 @@
  * and system_usec deltas over the same interval, a '*' on a cpu.stat
  * figure outside randstat's interval.  A cgroup's figures include its
  * descendants', as cpu.stat's do.  See randstat-cgroup --help and
- * Documentation/randstat.rst, "Containers".
+ * Documentation/admin-guide.rst, "Containers".
  */
 #include <dirent.h>
 #include <errno.h>

@@ -1,6 +1,6 @@
 # shellcheck shell=sh
 # attack: can an unprivileged process use cpu1 without being charged?
-# (Documentation/randstat.rst, "Threat model".)  Booted under
+# (Documentation/design.rst, "Threat model".)  Booted under
 # single-threaded TCG (tests/vm/run.sh): under multi-threaded TCG a timer
 # interrupt due while a vCPU that another vCPU just woke runs user code
 # can be held until it enters the kernel, which looks like evasion and is

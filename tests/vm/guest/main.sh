@@ -28,7 +28,7 @@ dmesg -c >/dev/null	# the dmesg test looks at what randstat causes
 # --- loading -------------------------------------------------------------
 load_randstat
 
-# The format (Documentation/randstat.rst), line by line.
+# The format (Documentation/admin-guide.rst), line by line.
 awk -v ncpu="$(grep -c ^processor /proc/cpuinfo)" '
 	NR == 1 { ok = ($0 == "randstat 4 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100"); next }
 	$1 == "cpu" { ok = ok && NF == 11 && NR == 2; next }
@@ -407,7 +407,7 @@ judge "after the reloads: cpu1 (spinning) samples, every CPU's time grows" 'END 
 # sqrt of E[n]) of that range.  Under TCG an excess beyond it grows with
 # the emulator's lateness (+45, +441 and +583 samples at the watcher's
 # detection delays of 165, 384 and 763 us, the module of before and after
-# the state machine alike): printed, see randstat.rst "Testing".
+# the state machine alike): printed, see testing.rst.
 SOAK=${randstat_soak_secs:-40}
 measure soak /progs/runas -u 65534 /progs/attack sample "$SOAK" 1700
 st=$?

@@ -41,7 +41,7 @@
 # f among its f and g samples must lie within 4 sqrt(p(1-p)/m) of twofn's
 # own f / (f + g), m its samples in f or g.  randstat's shares of cpu1 are
 # not judged against a, b, c: a dormant idle CPU emits no events
-# (randstat.rst, Tracing samples), so its events under-count the sleep;
+# (admin-guide.rst, Tracing samples), so its events under-count the sleep;
 # f against g is unaffected.
 #
 # Last, the randstat profile (perf.data and perf's build-id cache, which

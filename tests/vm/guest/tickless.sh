@@ -47,7 +47,7 @@ sleep 1
 # changed within the window and is only printed.  Each state seen both
 # without and with randstat is compared, and at least one must be; how
 # often the tick ran with and without randstat is printed (a long run is
-# in randstat.rst, "Footprint").
+# in design.rst, "Footprint").
 # idle1 W: a window with randstat; its samples and dormancies per CPU,
 # and each CPU's idle+iowait against /proc/stat's within sleep_tol()
 # (judge.awk); a window that fails is added to /tmp/idle.bad.

@@ -190,41 +190,41 @@ rm -rf "$plant_dir"
 cp -a "$src" "$plant_dir"
 if [ -x "$src/tests/test_reader" ]; then
 	# A CPU's entry one short: every parse writes past the array.
-	if plant rsparse.c 'realloc(s->cpu, want * sizeof(*c))' \
+	if plant lib/rsparse.c 'realloc(s->cpu, want * sizeof(*c))' \
 		'realloc(s->cpu, want * sizeof(*c) - 1)'; then
 		planted_check "ASan catches a planted heap overflow (snap_cpu()) in the unit tests" \
 			'heap-buffer-overflow'
 	else
 		not_ok "ASan catches a planted heap overflow: the plant does not apply"
 	fi
-	unplant rsparse.c
+	unplant lib/rsparse.c
 	# A CPU number past INT_MAX on the way: signed overflow (UBSan).
-	if plant rsparse.c '	*cpu = n;' '	*cpu = (int)n + 2147483647 - 2147483647;'; then
+	if plant lib/rsparse.c '	*cpu = n;' '	*cpu = (int)n + 2147483647 - 2147483647;'; then
 		planted_check "UBSan catches a planted signed overflow (tok_cpu()) in the unit tests" \
 			'signed integer overflow'
 	else
 		not_ok "UBSan catches a planted signed overflow: the plant does not apply"
 	fi
-	unplant rsparse.c
+	unplant lib/rsparse.c
 fi
 if [ -x "$src/fuzz/fuzz_randstat" ]; then
 	# "..." and its NUL one byte past the buffer for a long bad token.
-	if plant rsparse.c 'n = t->len < size - 4 ? t->len : size - 4;' \
+	if plant lib/rsparse.c 'n = t->len < size - 4 ? t->len : size - 4;' \
 		'n = t->len < size - 3 ? t->len : size - 3;'; then
 		planted_fuzz randstat "a planted stack overflow in the error path (tok_show())" \
 			'stack-buffer-overflow'
 	else
 		not_ok "fuzz_randstat finds a planted stack overflow: the plant does not apply"
 	fi
-	unplant rsparse.c
+	unplant lib/rsparse.c
 	# A cpu line one past the frame's end taken.
-	if plant rsmerge.c 'idx < f->size &&' 'idx <= f->size &&'; then
+	if plant fs/rsmerge.c 'idx < f->size &&' 'idx <= f->size &&'; then
 		planted_fuzz merge "a planted off-by-one (rs_frame_parse())" \
 			'heap-buffer-overflow'
 	else
 		not_ok "fuzz_merge finds a planted off-by-one: the plant does not apply"
 	fi
-	unplant rsmerge.c
+	unplant fs/rsmerge.c
 fi
 
 echo "1..$n"

@@ -9,7 +9,7 @@
 # time (it is small): module/randstat.ko, the tests/progs binaries, the
 # guest scripts (tests/vm/guest/), userspace/randstat.static if built, and
 # the benchmark's bench/guest/*.sh and bench/progs/{iso,evader,loop} if
-# present; for the fuse suite, when installed: userspace/randstat-fs,
+# present; for the fuse suite, when installed: userspace/fs/randstat-fs,
 # Debian's procps (top, vmstat), sysstat (mpstat, sar, sadc), fuse3
 # (fusermount3) and prometheus-node-exporter (sysstat's and
 # node_exporter's unpacked in the cache, tests/unpack.sh), each with its shared
@@ -172,14 +172,14 @@ copy_dyn() {
 }
 # The fuse suite's programs, those that are installed (the suite says
 # what is missing).
-if [ -x "$repo/userspace/randstat-fs" ]; then
-	copy_dyn "$repo/userspace/randstat-fs" /usr/bin/randstat-fs
+if [ -x "$repo/userspace/fs/randstat-fs" ]; then
+	copy_dyn "$repo/userspace/fs/randstat-fs" /usr/bin/randstat-fs
 fi
 # randstat-fs-mount and the systemd unit that runs it, whose commands the
 # suite runs (no systemd in the guest).
 mkdir -p "$root/usr/bin"
-cp "$repo/userspace/randstat-fs-mount" "$root/usr/bin/"
-cp "$repo/userspace/systemd/randstat-fs.service" "$root/tests/"
+cp "$repo/userspace/fs/randstat-fs-mount" "$root/usr/bin/"
+cp "$repo/userspace/fs/randstat-fs.service" "$root/tests/"
 # Debian's sysstat and prometheus-node-exporter as tests/deps.sh unpacks
 # them into the cache (tests/unpack.sh: their packages enable services),
 # else installed ones.

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "rscg.h"
-#include "../rstask.h"
+#include "rstask.h"
 
 /* The value after " KEY " in [p, end), or -1 if absent. */
 static int field(const char *p, const char *end, const char *key, uint64_t *v)

@@ -476,7 +476,7 @@ static void test_check(void)
 	tap_end("randstat-fs refuses another format version and a damaged cpu line, and says why");
 }
 
-/* The directory of the programs: this test's, less "tests/". */
+/* The directory of the programs: this test's, "tests/" -> "fs/". */
 static char bindir[4096];
 
 struct run {
@@ -595,14 +595,14 @@ int main(int argc, char **argv)
 	test_offline_cpu();
 	test_monotonic_random();
 	test_check();
-	/* the programs beside this test's directory: ./tests/test_fs -> . */
+	/* the programs in fs/ beside this test's directory: ./tests/test_fs -> ./fs */
 	snprintf(bindir, sizeof(bindir), "%s", argv[0]);
 	slash = strrchr(bindir, '/');
 	if (slash)
 		*slash = '\0';
 	else
 		strcpy(bindir, ".");
-	strncat(bindir, "/..", sizeof(bindir) - strlen(bindir) - 1);
+	strncat(bindir, "/../fs", sizeof(bindir) - strlen(bindir) - 1);
 	{
 		char fs[4200];
 

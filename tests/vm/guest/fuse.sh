@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# fuse: randstat-fs (userspace/randstat-fs) and `randstat exec`, under
+# fuse: randstat-fs (userspace/fs/randstat-fs) and `randstat exec`, under
 # Debian's own top, vmstat (procps), mpstat and sar (sysstat) and
 # node_exporter's cpu collector (prometheus-node-exporter), copied
 # into the initramfs with their libraries (tests/vm/initramfs.sh).

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# top: randstat top (userspace/rstop.c), run for real in the guest as
+# top: randstat top (userspace/top/rstop.c), run for real in the guest as
 # /progs/randstat top, over the randstat:sample tracepoint, with known
 # workloads pinned to cpu1 (the reader and the harness stay on cpu0):
 # a user spinner, a loop of read(2)s of /dev/zero (system), two spinning

@@ -108,15 +108,16 @@ static void randstat_take_rekey(struct randstat_cpu *rc)
 }
 
 /*
- * The kernel's figures for @cpu now, into @k.  With @all, every class as
- * fs/proc/stat.c computes them (an exact CPU); else only what a dormant
- * span is charged from: the NO_HZ sleep times, steal and softirq,
+ * The kernel's figures for @cpu now, into @k, its NO_HZ idle and iowait
+ * sleep times (us, (u64)-1 without NO_HZ) already read.  With @all, every
+ * class as fs/proc/stat.c computes them (an exact CPU); else only what a
+ * dormant span is charged from: the NO_HZ sleep times, steal and softirq,
  * read from kcpustat directly (this runs in the sampler's hardirq, where
  * kcpustat_cpu_fetch()'s vtime retry loop has no place).  Steal is the
  * kernel's total: randstat_enter() keeps its own.
  */
-static void randstat_kstat_read(unsigned int cpu, bool all,
-				struct randstat_kstat *k)
+static void randstat_kstat_fill(unsigned int cpu, bool all, u64 idle,
+				u64 iowait, struct randstat_kstat *k)
 {
 	static const u8 from[RS_NR_CLASSES] = {
 		[RS_USER] = CPUTIME_USER,	[RS_NICE] = CPUTIME_NICE,
@@ -127,13 +128,10 @@ static void randstat_kstat_read(unsigned int cpu, bool all,
 		[RS_GUEST_NICE] = CPUTIME_GUEST_NICE,
 	};
 	struct kernel_cpustat kcs;
-	u64 idle, iowait;
 	int i;
 
 	memset(k, 0, sizeof(*k));
 	k->t_ns = ktime_get_ns();
-	idle = get_cpu_idle_time_us(cpu, NULL);
-	iowait = get_cpu_iowait_time_us(cpu, NULL);
 	if (all) {
 		kcpustat_cpu_fetch(&kcs, cpu);
 		for (i = 0; i < RS_NR_CLASSES; i++)
@@ -155,6 +153,14 @@ static void randstat_kstat_read(unsigned int cpu, bool all,
 		k->ns[RS_IDLE] = idle * NSEC_PER_USEC;
 	if (iowait != (u64)-1)
 		k->ns[RS_IOWAIT] = iowait * NSEC_PER_USEC;
+}
+
+/* The same, the NO_HZ sleep times read here. */
+static void randstat_kstat_read(unsigned int cpu, bool all,
+				struct randstat_kstat *k)
+{
+	randstat_kstat_fill(cpu, all, get_cpu_idle_time_us(cpu, NULL),
+			    get_cpu_iowait_time_us(cpu, NULL), k);
 }
 
 /**
@@ -317,7 +323,13 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 				    &last, &next);
 	weight = randstat_ns_since(ns_to_ktime(last), rc->prev_expires);
 	if (doze) {
-		randstat_kstat_read(cpu, false, &k);
+		/*
+		 * The sample found the idle task idle, so
+		 * randstat_sample_iowait() has just read the NO_HZ sleep
+		 * times (randstat_may_doze() wants them there).
+		 */
+		randstat_kstat_fill(cpu, false, rc->last_idle_us,
+				    rc->last_iowait_us, &k);
 		/*
 		 * The samples cover the time up to @last; the span charged
 		 * exactly starts there.  The CPU slept on in @cls until the

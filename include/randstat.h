@@ -304,6 +304,8 @@ bool randstat_busy_update(struct randstat_busy *b, u64 now_ns,
 			  u64 asleep_ns);
 void randstat_estimate(const struct randstat_counters *c,
 		       u64 ns[RS_NR_CLASSES]);
+void randstat_exact_shown(const u64 exact_ns[RS_NR_CLASSES],
+			  u64 shown[RS_NR_CLASSES]);
 u64 randstat_mul_div(u64 a, u64 b, u64 c);
 void randstat_record_timing(struct randstat_counters *c, u64 cost_ns,
 			    u64 late_ns);

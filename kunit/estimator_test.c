@@ -363,6 +363,100 @@ static void timing_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.late_hist[randstat_hist_bucket(20000)], 1ULL);
 }
 
+/* The exact times shown, worked by hand. */
+static void exact_shown_by_hand_test(struct kunit *test)
+{
+	u64 raw[RS_NR_CLASSES] = { }, shown[RS_NR_CLASSES] = { };
+
+	/* From zero (the start, or a reset): shown as they are. */
+	raw[RS_USER] = 7;
+	raw[RS_IDLE] = 100;
+	raw[RS_IOWAIT] = 50;
+	randstat_exact_shown(raw, shown);
+	KUNIT_EXPECT_EQ(test, shown[RS_USER], 7ULL);
+	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 100ULL);
+	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 50ULL);
+
+	/* The I/O ends mid-sleep: its 50 move to idle, and 30 more pass. */
+	raw[RS_IDLE] = 180;
+	raw[RS_IOWAIT] = 0;
+	randstat_exact_shown(raw, shown);
+	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 50ULL);
+	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 130ULL);
+
+	/* A wait begins again: the sleep so far (120) moves to iowait. */
+	raw[RS_IDLE] = 100;
+	raw[RS_IOWAIT] = 120;
+	randstat_exact_shown(raw, shown);
+	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 90ULL);
+	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 130ULL);
+
+	/* The sum falls by rounding: nothing new is shown. */
+	raw[RS_IOWAIT] = 119;
+	randstat_exact_shown(raw, shown);
+	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 90ULL);
+	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 130ULL);
+
+	/* Back on track as soon as the sum allows. */
+	raw[RS_USER] = 9;
+	raw[RS_IDLE] = 200;
+	raw[RS_IOWAIT] = 150;
+	randstat_exact_shown(raw, shown);
+	KUNIT_EXPECT_EQ(test, shown[RS_USER], 9ULL);
+	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 150ULL);
+	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 200ULL);
+}
+
+/*
+ * A sleeping CPU as tick-sched.c keeps it: each sleep is committed at its
+ * end to iowait if a task waits for I/O then, else to idle, and a look
+ * during a sleep counts the sleep so far the same way by the wait at the
+ * look.  Waits begin and end during sleeps.  Read at random times, the raw
+ * figures fall (the case proves it can fail) and the shown ones never do,
+ * sum to the raw sum, and keep iowait within one sleep of the raw.
+ */
+static void exact_shown_nohz_test(struct kunit *test)
+{
+	u64 raw[RS_NR_CLASSES] = { }, shown[RS_NR_CLASSES] = { };
+	u64 prev[RS_NR_CLASSES] = { }, prev_raw_iowait = 0;
+	u64 idle = 0, iowait = 0, sleep, so_far, maxsleep = 0;
+	unsigned int i, j, raw_falls = 0, bad = 0;
+	struct randstat_rng r;
+	bool waiting = false;
+
+	seed_rng(&r, 0x5eed0030);
+	for (i = 0; i < 20000; i++) {
+		sleep = 1 + randstat_rng_u32(&r) % 5000000;
+		maxsleep = max(maxsleep, sleep);
+		for (so_far = 0; so_far < sleep; ) {
+			so_far = min(sleep, so_far + 1 +
+				     randstat_rng_u32(&r) % 2000000);
+			if (randstat_rng_u32(&r) % 4 == 0)
+				waiting = !waiting;
+			raw[RS_IDLE] = idle + (waiting ? 0 : so_far);
+			raw[RS_IOWAIT] = iowait + (waiting ? so_far : 0);
+			raw_falls += raw[RS_IOWAIT] < prev_raw_iowait;
+			prev_raw_iowait = raw[RS_IOWAIT];
+			randstat_exact_shown(raw, shown);
+			for (j = 0; j < RS_NR_CLASSES; j++)
+				bad += shown[j] < prev[j];
+			memcpy(prev, shown, sizeof(prev));
+			bad += shown[RS_IDLE] + shown[RS_IOWAIT] !=
+			       raw[RS_IDLE] + raw[RS_IOWAIT];
+			bad += shown[RS_IOWAIT] > raw[RS_IOWAIT] + maxsleep ||
+			       raw[RS_IOWAIT] > shown[RS_IOWAIT] + maxsleep;
+		}
+		if (waiting)
+			iowait += sleep;
+		else
+			idle += sleep;
+	}
+	kunit_info(test, "raw iowait fell %u times; shown: %u faults\n",
+		   raw_falls, bad);
+	KUNIT_EXPECT_GT(test, raw_falls, 0U);
+	KUNIT_EXPECT_EQ(test, bad, 0U);
+}
+
 static struct kunit_case randstat_estimator_cases[] = {
 	KUNIT_CASE(clock_t_test),
 	KUNIT_CASE(charge_sums_test),
@@ -374,6 +468,8 @@ static struct kunit_case randstat_estimator_cases[] = {
 	KUNIT_CASE(pasta_test),
 	KUNIT_CASE(hist_test),
 	KUNIT_CASE(timing_test),
+	KUNIT_CASE(exact_shown_by_hand_test),
+	KUNIT_CASE(exact_shown_nohz_test),
 	{}
 };
 

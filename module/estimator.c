@@ -180,9 +180,9 @@ u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
  * kcpustat's irq and softirq are the tick's samples), its softirq time,
  * up to the rest, is softirq, so that the same load shows in the same
  * columns whether the CPU was sampled or dormant; the rest of the rest
- * (hardirqs, and entering and leaving idle) is irq.  Each part only grows
- * as the span does, so a reader's look at a dormant CPU never sees a
- * column fall (but for the NO_HZ sleep times' microsecond rounding).
+ * (hardirqs, and entering and leaving idle) is irq.  Idle and iowait
+ * together grow as the span does, but the sleep so far can move between
+ * them (randstat_exact_shown() keeps what a reader sees from falling).
  * randstat_dormant_busy() keeps the rest small.
  *
  * Return: the steal time charged; the caller carries the rest over.
@@ -435,6 +435,42 @@ void randstat_estimate(const struct randstat_counters *c,
 		t = min(target[k], ns[k == RS_GUEST ? RS_USER : RS_NICE]);
 		ns[k] = max(ns[k], t);
 	}
+}
+
+/**
+ * randstat_exact_shown() - bring the exact times shown for a CPU up to its
+ *	counters
+ * @exact_ns: the CPU's exact times (struct randstat_counters)
+ * @shown: in: the exact times shown last (all zero at first, and after a
+ *	reset); out: the new ones
+ *
+ * The NO_HZ sleep times an exact or dormant CPU is charged from do not
+ * each only grow.  While a CPU sleeps, get_cpu_iowait_time_us() counts the
+ * sleep so far as iowait if a task of the CPU waits for I/O at that
+ * moment, and get_cpu_idle_time_us() counts it as idle otherwise; when
+ * the last such wait ends, or a new one begins, the sleep so far moves
+ * from one to the other.  Their sum only grows.  So iowait is shown as
+ * the counters have it, held between what was shown and what the sum
+ * leaves above the idle time shown, and idle as the rest of the sum:
+ * neither falls, both sum to the counters' sum, and iowait stays within
+ * one sleep of the counters'.  A sum below the one shown (the sleep
+ * times' microsecond rounding) shows nothing new.  The other classes only
+ * grow.
+ */
+void randstat_exact_shown(const u64 exact_ns[RS_NR_CLASSES],
+			  u64 shown[RS_NR_CLASSES])
+{
+	u64 sum = exact_ns[RS_IDLE] + exact_ns[RS_IOWAIT];
+	int k;
+
+	for (k = 0; k < RS_NR_CLASSES; k++)
+		if (k != RS_IDLE && k != RS_IOWAIT)
+			shown[k] = max(shown[k], exact_ns[k]);
+	if (sum < shown[RS_IDLE] + shown[RS_IOWAIT])
+		return;
+	shown[RS_IOWAIT] = clamp(exact_ns[RS_IOWAIT], shown[RS_IOWAIT],
+				 sum - shown[RS_IDLE]);
+	shown[RS_IDLE] = sum - shown[RS_IOWAIT];
 }
 
 /**

@@ -13,7 +13,8 @@
  * Documentation/admin-guide.rst has both formats.
  *
  * The times shown are brought up to the sample counts at each read
- * (randstat_estimate()), from the times shown at the read before: they are
+ * (randstat_estimate()), and the exact times up to the counters'
+ * (randstat_exact_shown()), from those shown at the read before: they are
  * kept here, one set per CPU.  A reader updates a set optimistically
  * (randstat_take()) and holds its lock only to store it, so readers do not
  * wait for each other's reads, and each starts at its own CPU's set so
@@ -40,22 +41,25 @@
 
 /**
  * struct randstat_shown - the times last shown of one CPU
- * @lock: serializes the stores to @ns (a few words: readers never wait for
- *	another's whole read, nor for another's reading of the counters)
- * @seq: a store to @ns is in progress (odd), or has happened (changed)
+ * @lock: serializes the stores to @ns and @exact_ns (a few words: readers
+ *	never wait for another's whole read, nor for another's reading of
+ *	the counters)
+ * @seq: a store is in progress (odd), or has happened (changed)
  * @ns: its times per class, never falling between reads
+ * @exact_ns: its exact times per class, never falling between reads
  */
 struct randstat_shown {
-	spinlock_t lock;	/* the stores to @ns */
+	spinlock_t lock;	/* the stores to @ns and @exact_ns */
 	seqcount_spinlock_t seq;
 	u64 ns[RS_NR_CLASSES];
+	u64 exact_ns[RS_NR_CLASSES];
 };
 
 /**
  * struct randstat_row - what one read shows of one CPU
  * @ns: its times per class (struct randstat_shown's, as this read left them)
  * @samples: its sample counts
- * @exact_ns: its exact times
+ * @exact_ns: its exact times (struct randstat_shown's)
  * @elapsed_ns: the time its counters cover
  * @sampled_ns: the time its samples share
  * @nsamples: its samples in all
@@ -139,7 +143,7 @@ static void randstat_show_cpu(struct seq_file *m, unsigned int cpu,
  * reader stored since the copy; else start again from its times.  So a
  * reader's times always come from its own counters and the latest times
  * shown (the sampler line's elapsed_ns is the ns row's sum), the times
- * shown never fall, and readers wait for each other only during a store.
+ * and exact times shown never fall, and readers wait for each other only during a store.
  * Called with randstat_reset_sem read-held.
  */
 static void randstat_take(unsigned int cpu, struct randstat_row *r)
@@ -151,10 +155,12 @@ static void randstat_take(unsigned int cpu, struct randstat_row *r)
 	for (;;) {
 		seq = read_seqcount_begin(&sh->seq);
 		memcpy(r->ns, sh->ns, sizeof(r->ns));
+		memcpy(r->exact_ns, sh->exact_ns, sizeof(r->exact_ns));
 		if (read_seqcount_retry(&sh->seq, seq))
 			continue;
 		r->state = randstat_read_cpu(cpu, &c);
 		randstat_estimate(&c, r->ns);
+		randstat_exact_shown(c.exact_ns, r->exact_ns);
 		spin_lock(&sh->lock);
 		if (!read_seqcount_retry(&sh->seq, seq))
 			break;
@@ -162,11 +168,11 @@ static void randstat_take(unsigned int cpu, struct randstat_row *r)
 	}
 	write_seqcount_begin(&sh->seq);
 	memcpy(sh->ns, r->ns, sizeof(sh->ns));
+	memcpy(sh->exact_ns, r->exact_ns, sizeof(sh->exact_ns));
 	write_seqcount_end(&sh->seq);
 	spin_unlock(&sh->lock);
 
 	memcpy(r->samples, c.samples, sizeof(r->samples));
-	memcpy(r->exact_ns, c.exact_ns, sizeof(r->exact_ns));
 	r->elapsed_ns = randstat_elapsed_ns(&c);
 	r->sampled_ns = c.sampled_ns;
 	r->nsamples = randstat_total_samples(&c);
@@ -290,6 +296,7 @@ static ssize_t randstat_write(struct file *file, const char __user *ubuf,
 		spin_lock(&sh->lock);
 		write_seqcount_begin(&sh->seq);
 		memset(sh->ns, 0, sizeof(sh->ns));
+		memset(sh->exact_ns, 0, sizeof(sh->exact_ns));
 		write_seqcount_end(&sh->seq);
 		spin_unlock(&sh->lock);
 	}

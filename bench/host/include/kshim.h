@@ -47,6 +47,7 @@ typedef uint64_t __u64;
 #define min3(x, y, z)	min(min(x, y), z)
 #define min_t(type, x, y)	min((type)(x), (type)(y))
 #define max_t(type, x, y)	max((type)(x), (type)(y))
+#define clamp(v, lo, hi)	min(max(v, lo), hi)
 
 /* linux/kernel.h */
 #define lower_32_bits(n)	((u32)((n) & 0xffffffff))

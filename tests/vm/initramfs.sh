@@ -8,7 +8,7 @@
 # dependencies from modules.dep, decompressed).  Segment 2, rebuilt every
 # time (it is small): module/randstat.ko, the tests/progs binaries, the
 # guest scripts (tests/vm/guest/), userspace/randstat.static if built, and
-# the benchmark's bench/guest/*.sh and bench/progs/{iso,evader,loop} if
+# the benchmark's bench/guest/*.sh and bench/progs/{iso,evader,loop,work,phased} if
 # present; for the fuse suite, when installed: userspace/fs/randstat-fs,
 # Debian's procps (top, vmstat), sysstat (mpstat, sar, sadc), fuse3
 # (fusermount3) and prometheus-node-exporter (sysstat's and
@@ -142,7 +142,7 @@ fi
 for f in "$repo"/bench/guest/*.sh; do
 	if [ -f "$f" ]; then cp "$f" "$root/tests/"; fi
 done
-for p in iso evader loop work; do
+for p in iso evader loop work phased; do
 	if [ -x "$repo/bench/progs/$p" ]; then cp "$repo/bench/progs/$p" "$root/progs/"; fi
 done
 # The guest has no libc: the reader goes in linked statically.

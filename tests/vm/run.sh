@@ -31,10 +31,15 @@
 #             this host, perf script report flamegraph of the guest's
 #             profile with d3-flame-graph, rendered by headless Chromium
 #             (tests/vm/flamegraph.sh; the trace suite's initramfs)
-#   cgroup    randstat cgroup (its BPF program) in cgroups: errors,
-#             busy time against cpu.stat's usage_usec, --json, -d, -f,
-#             -n, a full map, --prometheus, RPS softirq work kept out of
-#             a spinner's cgroup, the cost per sample with and without
+#   cgroup    randstat cgroup (its BPF program) in cgroups: errors, busy
+#             time against cpu.stat's usage_usec, --json, -d, -f, -n, a
+#             full map, 2,000 cgroups made and removed, --prometheus
+#             served by Debian's node_exporter, RPS softirq work kept out
+#             of a spinner's cgroup
+#   cgphase   nohz_full=1 idle=poll: user and system work in phase with
+#             the tick in a cgroup on the tick CPU, whose cpu.stat split
+#             is the tick's, and its twin on the nohz_full CPU, whose
+#             split is vtime's: randstat's must agree with vtime on both
 #   top       randstat top over the randstat:sample tracepoint: a user
 #             spinner, a system-call loop and two threads on cpu1 against
 #             4 sigma, plain and --json output, -n, -t, signals, errors
@@ -113,11 +118,11 @@ make -s -C "$repo/userspace/cgroup" randstat-cgroup.static >&2 ||
 # The fuse suite: randstat-fs (libfuse3) and its 2 ms / 8 ms job (iso).
 make -s -C "$repo/userspace" randstat-fs >&2 ||
 	echo "# vm: randstat-fs not built (apt-get install libfuse3-dev): the fuse suite will fail" >&2
-make -s -C "$repo/bench/progs" iso evader >&2 || die "building bench/progs/iso and evader failed"
+make -s -C "$repo/bench/progs" iso evader phased >&2 || die "building bench/progs/iso, evader and phased failed"
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main tickless nohzfull judged rearm evader reader trace prof top attack fuse}
+	suites=${VM_SUITES:-main tickless nohzfull judged rearm evader reader trace prof cgroup cgphase top attack fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?
@@ -320,6 +325,8 @@ run_suites() {
 		tcg=${RANDSTAT_TCG_THREAD:-multi}
 		case $s in
 		nohzfull) extra="nohz_full=1" ;;
+		# cpu1's cpu.stat split is vtime's, the reference (cgphase.sh).
+		cgphase) extra="nohz_full=1 idle=poll" ;;
 		judged) extra="nohz_full=1 idle=poll randstat_tcg=$tcg" ;;
 		# The trace check's kprobe and events, enabled at boot: toggling
 		# them with the sampler running panics the guest (judged.sh).

@@ -333,3 +333,43 @@ keys() {
 			{ echo "# a line lacks $_k"; return 1; }
 	done
 }
+
+# CG_JSON_AWK: awk functions over one report of randstat cgroup --json
+# (the cgroup and cgphase suites).
+# est(s, k): "SAMPLES PCT LO HI" of the estimate "k":{...} in s.
+# cgobj(line, path): the object of cgroup PATH.
+# shellcheck disable=SC2016 # awk
+CG_JSON_AWK='
+function num(s, k) {
+	if (!match(s, "\"" k "\":-?[0-9][0-9.e+-]*")) return "null"
+	s = substr(s, RSTART, RLENGTH); sub(/^[^:]*:/, "", s); return s + 0
+}
+function est(s, k,   i, r) {
+	i = index(s, "\"" k "\":{\"samples\":")
+	if (!i) return "null null null null"
+	r = substr(s, i + length(k) + 14)
+	match(r, /^[0-9]+,"pct":[-0-9.e+]+,"ci":\[[-0-9.e+]+,[-0-9.e+]+\]/)
+	r = substr(r, 1, RLENGTH)
+	gsub(/"pct":|"ci":|\[|\]/, "", r); gsub(/,/, " ", r)
+	return r
+}
+function cgobj(line, path,   n, part, i) {
+	n = split(line, part, /\{"path":/)
+	for (i = 2; i <= n; i++)
+		if (index(part[i], "\"" path "\",") == 1) return part[i]
+	return ""
+}
+function special(line, name,   i) {
+	i = index(line, "\"" name "\":{\"user\":")
+	return i ? substr(line, i, index(substr(line, i), "}}") + 1) : ""
+}
+'
+# cost_ns: every CPU's sampler cost so far, ns.
+cost_ns() { awk '$1 == "sampler" { for (i = 2; i < NF; i++) if ($i == "cost_ns") s += $(i + 1) } END { printf "%.0f\n", s }' /proc/randstat; }
+# in_cg NAME CMD...: run CMD in cgroup NAME (made if need be), in the background.
+in_cg() {
+	_n=$1
+	shift
+	mkdir -p "${CG:-/sys/fs/cgroup}/$_n"
+	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "${CG:-/sys/fs/cgroup}/$_n" "$@" &
+}

@@ -48,6 +48,16 @@ sleep 1
 # without and with randstat is compared, and at least one must be; how
 # often the tick ran with and without randstat is printed (a long run is
 # in design.rst, "Footprint").
+#
+# A stopped tick still expires a few times a second for timekeeping, on
+# one CPU or the other, and which one moves from window to window with or
+# without randstat (on 6.1, 2 vCPUs: cpu0 took 1.2 to 7.2 of them a
+# second, cpu1 the rest of 7.5 to 11.3).  Compared per CPU, that duty
+# decided the result: 5.0 against 7.6 on cpu0 in one run, where the
+# two CPUs' sums were 9.7 and 9.6.  So a CPU whose tick is stopped is
+# judged by its interrupts besides the tick (randstat's own and any it
+# causes), and the stopped tick by its expiries summed over the CPUs, in
+# windows in which every CPU's tick is stopped; each within 10% (+2/s).
 # idle1 W: a window with randstat; its samples and dormancies per CPU,
 # and each CPU's idle+iowait against /proc/stat's within sleep_tol()
 # (judge.awk); a window that fails is added to /tmp/idle.bad.
@@ -100,7 +110,11 @@ awk -v hz="$hz" '
 	{ c = $1; w = FILENAME ~ /idle1/; cpus[c] = 1
 	  if ($3 < 0) lost = 1
 	  k = $3 >= 0.9 * hz ? "running" : $3 <= 0.1 * hz ? "stopped" : "changed"
-	  n[c, w, k]++; sum[c, w, k] += $2 }
+	  # stopped: what is not the tick; running: all of it
+	  v = k == "stopped" ? $2 - $3 : $2
+	  n[c, w, k]++; sum[c, w, k] += v
+	  if (k != "stopped") notall[FILENAME] = 1
+	  tick[FILENAME] += $3; win[FILENAME] = w }
 	END {
 		if (!(hz > 0) || lost) { print "# no tick counts (HZ " hz ", trace events lost " lost + 0 ")"; exit 1 }
 		for (c in cpus) {
@@ -109,8 +123,8 @@ awk -v hz="$hz" '
 				k = i == 1 ? "stopped" : "running"
 				if (!n[c, 0, k] || !n[c, 1, k]) continue
 				a = sum[c, 0, k] / n[c, 0, k]; b = sum[c, 1, k] / n[c, 1, k]; lim = a * 1.1 + 2
-				printf "# idle %s, tick %s (%d windows without, %d with): %.1f interrupts/s without randstat, %.1f with (limit %.1f)\n", \
-					c, k, n[c, 0, k], n[c, 1, k], a, b, lim
+				printf "# idle %s, tick %s (%d windows without, %d with): %.1f %s/s without randstat, %.1f with (limit %.1f)\n", \
+					c, k, n[c, 0, k], n[c, 1, k], a, k == "stopped" ? "interrupts besides the tick" : "interrupts", b, lim
 				if (b > lim) bad++
 				same++
 			}
@@ -118,6 +132,18 @@ awk -v hz="$hz" '
 				c, n[c, 0, "running"], n[c, 1, "running"], n[c, 0, "changed"], n[c, 1, "changed"]
 			if (!same) { print "# idle " c ": no window with randstat whose tick ran as in one without"; bad++ }
 		}
+		# The stopped tick still runs for timekeeping on one CPU or
+		# another, and that duty moves between them from window to
+		# window: its expiries are compared summed over the CPUs.
+		for (f in tick)
+			if (!notall[f]) { m[win[f]]++; t[win[f]] += tick[f] }
+		if (m[0] && m[1]) {
+			a = t[0] / m[0]; b = t[1] / m[1]; lim = a * 1.1 + 2
+			printf "# idle, every tick stopped (%d windows without, %d with): the tick %.1f expiries/s over all CPUs without randstat, %.1f with (limit %.1f)\n", \
+				m[0], m[1], a, b, lim
+			if (b > lim) bad++
+		} else
+			printf "# idle: no windows with every tick stopped both without and with randstat (%d, %d): ticks compared per CPU only\n", m[0], m[1]
 		exit bad > 0
 	}' /tmp/loc.idle0a /tmp/loc.idle0b /tmp/loc.idle0c /tmp/loc.idle1a /tmp/loc.idle1b /tmp/loc.idle1c
 result $? "idle guest: every CPU's interrupts/s within 10% (+2/s) of the rate without randstat, the tick running alike"

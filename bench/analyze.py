@@ -225,6 +225,45 @@ def parse_interf(path):
     return G, X, E, I
 
 
+def cgcost(k, path, out):
+    """randstat cgroup's cost per sample: the interference guest's C
+    records (bench/guest/interf.sh), cgcost.csv; returns results.md lines.
+    Each pair's difference (with - without) is one observation; their mean
+    and its standard error are the figure.  Not a bar: asserted is only
+    that every pair was measured."""
+    pairs = []
+    if path and os.path.exists(path):
+        for line in open(path, errors="replace"):
+            w = line.split()
+            if len(w) == 9 and w[:2] == ["C", "pair"] and w[3] == "off" and w[6] == "on":
+                try:
+                    pairs.append((int(w[2]), float(w[4]), int(w[5]), float(w[7]), int(w[8])))
+                except ValueError:
+                    pass
+    ok = len(pairs) >= 2 and all(p[2] > 0 and p[4] > 0 for p in pairs)
+    k.result(ok, f"bench: randstat cgroup's cost per sample measured ({len(pairs)} pairs without and with)")
+    with open(f"{out}/cgcost.csv", "w") as f:
+        f.write("pair,off_ns_per_sample,off_samples,on_ns_per_sample,on_samples\n")
+        for p in pairs:
+            f.write(",".join(str(x) for x in p) + "\n")
+    if not ok:
+        return []
+    d = [p[3] - p[1] for p in pairs]
+    m = statistics.fmean(d)
+    se = statistics.stdev(d) / math.sqrt(len(d))
+    off = statistics.fmean(p[1] for p in pairs)
+    on = statistics.fmean(p[3] for p in pairs)
+    k.diag(f"randstat cgroup: the sampler's mean cost per sample on cpu1 {off:.0f} ns without its "
+           f"BPF program, {on:.0f} ns with; paired difference {m:+.0f} ns, 95% {m - 1.96 * se:+.0f} "
+           f"to {m + 1.96 * se:+.0f} ns ({len(d)} pairs)")
+    return ["", "## randstat cgroup's cost per sample", "",
+            "The sampler's mean cost per sample on a busy cpu1 (the callback, in which the "
+            "randstat:sample tracepoint and so the BPF program run), in alternating runs without "
+            "and with randstat cgroup attached (bench/guest/interf.sh; cgcost.csv), under TCG.", "",
+            "| pairs | without, ns | with, ns | with - without, ns (95%) |", "|---|---|---|---|",
+            f"| {len(d)} | {off:.0f} | {on:.0f} | {m:+.0f} ({m - 1.96 * se:+.0f} to {m + 1.96 * se:+.0f}) |"]
+
+
 def count_sd(k, n, ts):
     """The sd of k/n x ts, k of n samples (binomial; k at least 1)."""
     if n <= 0:
@@ -830,6 +869,7 @@ def main():
             md.append(f"| {n:.0f} | {100 * rms:.2f} | {100 * th:.2f} | {m} |")
     if oki is not None:
         md += interference(k, finterf, oki, out)
+        md += cgcost(k, finterf, out)
     if rc_runs:
         md += readcost(k, rc_runs, out)
     open(f"{out}/results.md", "w").write("\n".join(md) + "\n")

@@ -14,7 +14,8 @@
 #                                each (bench/results/short/)
 #
 # and a third boot in either mode: the interference experiment
-# (bench/guest/interf.sh, Documentation/benchmark.rst); then the cost of a
+# (bench/guest/interf.sh, Documentation/benchmark.rst) and randstat
+# cgroup's cost per sample (cgcost.csv); then the cost of a
 # read of /proc/randstat beside /proc/stat's, one boot per guest size
 # (bench/readcost.sh: -smp READCOST_SMPS, default 2 8 32 64; full mode
 # only).
@@ -55,6 +56,8 @@ fi
 kdir=$(headers_for "$kver") || die "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"
 make -s -C "$repo/tests/progs" >&2 || die "building tests/progs failed"
 make -s -C "$here/progs" >&2 || die "building bench/progs failed"
+make -s -C "$repo/userspace/cgroup" randstat-cgroup.static >&2 ||
+	echo "bench: randstat-cgroup not built (tests/deps.sh): no cost per sample for it" >&2
 make -s -C "$repo" module KDIR="$kdir" >&2 || die "building the module failed"
 
 mkdir -p "$out/vm"
@@ -112,7 +115,10 @@ isecs=${RANDSTAT_INTERF_SECS:-$([ "$mode" = short ] && echo 16 || echo 60)}
 ok_i=1
 echo "# bench: booting the interference guest (${isecs}s) $(date +%T)" >&2
 t_i=$SECONDS
-bash "$repo/tests/vm/boot.sh" bench_interf interf "$initrd" "interf_secs=$isecs" || ok_i=0
+# It ends with randstat cgroup's cost per sample: pairs of runs without
+# and with its BPF program (2 pairs of 2 s short, 10 of 3 s full).
+cgp=$([ "$mode" = short ] && echo "interf_cg_pairs=2 interf_cg_secs=2" || echo "interf_cg_pairs=10 interf_cg_secs=3")
+bash "$repo/tests/vm/boot.sh" bench_interf interf "$initrd" "interf_secs=$isecs $cgp" || ok_i=0
 echo "# bench: interference guest done in $((SECONDS - t_i)) s (the lock's wait included)" >&2
 # The cost of a read, by guest size (bench/readcost.sh): full mode only
 # (the 32- and 64-vCPU boots take 4-5 minutes each).

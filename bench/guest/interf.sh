@@ -42,6 +42,9 @@
 #       (ksoftirqd/1's samples), nall (all cpu1 samples in the trace),
 #       stat1_CLASS (cpu1's /proc/stat over the run, USER_HZ ticks),
 #       sent/received (the flood's datagrams), clk_tck (USER_HZ)
+#   C pair I off NS N on NS N
+#       randstat cgroup's cost: pair I's mean sampler cost per sample on
+#       cpu1 (NS) over N samples, without and with its BPF program
 #   I ..., E ...  information, what went wrong
 T=/sys/kernel/tracing
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
@@ -181,4 +184,50 @@ awk -v s="$S" -v pid="$pid" 'FNR == 1 { f++ }
 	$1 == "udpflood" && $2 == "sent" { d = d " sent " $3 " received " $5 }
 	$1 == "work" && $4 == "clk_tck" { d = d " clk_tck " $5 }
 	END { print "X secs " s " pid " pid d }' /tmp/stat.a /tmp/stat.b /tmp/ev /tmp/flood.out /tmp/work.out
+
+# randstat cgroup's cost per sample (issue 25): the sampler's mean cost
+# on a busy cpu1 (cost_ns over samples less overruns: the callback, in
+# which the tracepoint and so the BPF program runs), in CG_PAIRS pairs of
+# CG_SECS s without and with the program attached (its reader on cpu0),
+# the order alternating so that the emulator's drift falls on both.  The
+# trace events are off first: their probe would be in both.
+echo 0 >"$T/events/enable"
+CG_SECS=${interf_cg_secs:-3}
+CG_PAIRS=${interf_cg_pairs:-6}
+RC=/progs/randstat-cgroup
+cost1() { awk '$1 == "sampler" && $2 == "cpu1" { for (i = 3; i < NF; i++) v[$i] = $(i + 1); print v["cost_ns"], v["samples"] - v["overruns"] }' /proc/randstat; }
+# cgrun ON: one run; prints "NS N", the cost per sample and the samples.
+cgrun() {
+	if [ "$1" = 1 ]; then
+		taskset -c 0 $RC "$((CG_SECS + 2))" 1 >/dev/null 2>/tmp/cg.err &
+		rc=$!
+		sleep 1
+	fi
+	a=$(cost1)
+	sleep "$CG_SECS"
+	b=$(cost1)
+	if [ "$1" = 1 ]; then
+		wait "$rc" || echo "E randstat cgroup failed: $(cat /tmp/cg.err)"
+	fi
+	echo "$a $b" | awk '{ printf "%.1f %d", ($3 - $1) / ($4 - $2), $4 - $2 }'
+}
+[ -e /sys/fs/cgroup/cgroup.procs ] || mount -t cgroup2 none /sys/fs/cgroup 2>/dev/null
+if [ -x "$RC" ] && [ -e /sys/fs/cgroup/cgroup.procs ]; then
+	taskset -c 1 /progs/spin $(((2 * CG_SECS + 3) * CG_PAIRS + 5)) >/dev/null &
+	sp=$!
+	i=0
+	while [ $i -lt "$CG_PAIRS" ]; do
+		i=$((i + 1))
+		if [ $((i % 2)) -eq 1 ]; then
+			off=$(cgrun 0); on=$(cgrun 1)
+		else
+			on=$(cgrun 1); off=$(cgrun 0)
+		fi
+		echo "C pair $i off $off on $on"
+	done
+	kill $sp
+	wait $sp 2>/dev/null
+else
+	echo "E no $RC or no cgroup v2: no cost per sample of randstat cgroup"
+fi
 echo "I done"

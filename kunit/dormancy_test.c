@@ -429,6 +429,43 @@ static void pending_charge_test(struct kunit *test)
 }
 
 /*
+ * A sleep in progress counted as iowait when the state began, then moved
+ * to idle (the wait ended): the growth is the sleep's since then, once.
+ * Taken class by class it counted twice (iowait's fall charged nothing,
+ * idle's rise all of it): elapsed 80 ms, not 30.
+ */
+static void sleep_move_test(struct kunit *test)
+{
+	struct randstat_kstat from = { .t_ns = 1000000000 };
+	struct randstat_kstat now = { .t_ns = 1030000000 };
+	struct randstat_counters c = { };
+
+	from.ns[RS_IDLE] = 100000000;
+	from.ns[RS_IOWAIT] = 50000000;	/* 50 ms of the sleep, as iowait */
+	now.ns[RS_IDLE] = 180000000;	/* those 50, and 30 more, as idle */
+	now.ns[RS_IOWAIT] = 0;
+	randstat_charge_pending(&c, RS_STATE_EXACT, &from, &now);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 30000000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 0ULL);
+	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 30000000ULL);
+
+	/* A dormant span: its 30 ms are sleep, none of it irq. */
+	memset(&c, 0, sizeof(c));
+	randstat_charge_pending(&c, RS_STATE_DORMANT, &from, &now);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 30000000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 0ULL);
+
+	/* Back to iowait, 10 ms on: iowait grew by what the sum allows. */
+	now.ns[RS_IDLE] = 100000000;
+	now.ns[RS_IOWAIT] = 90000000;
+	memset(&c, 0, sizeof(c));
+	randstat_charge_pending(&c, RS_STATE_EXACT, &from, &now);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 40000000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 0ULL);
+	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 40000000ULL);
+}
+
+/*
  * Defect 3: with its tick stopped, an idle guest's steal is accounted only
  * when it leaves idle, after the span was charged from sleep times that
  * count stolen time as sleep.  The first sample after the wake then saw a
@@ -547,6 +584,7 @@ static struct kunit_case randstat_dormancy_cases[] = {
 	KUNIT_CASE(dormant_split_test),
 	KUNIT_CASE(busy_window_test),
 	KUNIT_CASE(pending_charge_test),
+	KUNIT_CASE(sleep_move_test),
 	KUNIT_CASE(steal_backlog_test),
 	KUNIT_CASE(stop_budget_test),
 	KUNIT_CASE(idle_cancel_test),

@@ -233,6 +233,24 @@ static u64 randstat_growth(u64 a, u64 b)
 	return b > a ? b - a : 0;
 }
 
+/*
+ * The growth of the NO_HZ sleep times, into @d's idle and iowait: their
+ * sum's growth, iowait's share of it up to that.  Taken apart, a sleep in
+ * progress that moved from iowait to idle since @from would count twice:
+ * nothing off iowait (its fall charges nothing), all of it onto idle.
+ */
+static void randstat_sleep_growth(const struct randstat_kstat *from,
+				  const struct randstat_kstat *now,
+				  u64 d[RS_NR_CLASSES])
+{
+	u64 sleep = randstat_growth(from->ns[RS_IDLE] + from->ns[RS_IOWAIT],
+				    now->ns[RS_IDLE] + now->ns[RS_IOWAIT]);
+
+	d[RS_IOWAIT] = min(randstat_growth(from->ns[RS_IOWAIT],
+					   now->ns[RS_IOWAIT]), sleep);
+	d[RS_IDLE] = sleep - d[RS_IOWAIT];
+}
+
 /**
  * randstat_charge_pending() - charge what a state owes up to now
  * @c: the CPU's counters, or a reader's copy of them
@@ -262,15 +280,16 @@ u64 randstat_charge_pending(struct randstat_counters *c,
 
 	switch (state) {
 	case RS_STATE_DORMANT:
+		randstat_sleep_growth(from, now, d);
 		return randstat_charge_dormant(c,
 			randstat_growth(from->t_ns, now->t_ns),
-			randstat_growth(from->ns[RS_IDLE], now->ns[RS_IDLE]),
-			randstat_growth(from->ns[RS_IOWAIT], now->ns[RS_IOWAIT]),
+			d[RS_IDLE], d[RS_IOWAIT],
 			randstat_growth(from->ns[RS_STEAL], now->ns[RS_STEAL]),
 			randstat_growth(from->ns[RS_SOFTIRQ], now->ns[RS_SOFTIRQ]));
 	case RS_STATE_EXACT:
 		for (k = 0; k < RS_NR_CLASSES; k++)
 			d[k] = randstat_growth(from->ns[k], now->ns[k]);
+		randstat_sleep_growth(from, now, d);
 		randstat_charge_exact(c, d);
 		return d[RS_STEAL];
 	default:
@@ -374,6 +393,54 @@ u64 randstat_mul_div(u64 a, u64 b, u64 c)
 	return q;
 }
 
+/*
+ * randstat_catch_up() - bring times shown up towards their targets
+ * @target: per class, where each should be
+ * @ns: in: the times shown last; out: the new ones
+ * @total: what the eight time columns must sum to (the targets' sum)
+ * @fixed: a time class already brought up by the caller, or -1
+ *
+ * The time added since the last call (@total less what the time columns
+ * hold) is shared among the classes below their targets, in proportion
+ * to how far below they are; a class above its target waits until its
+ * target has caught up, so no column falls.  A @total below what they
+ * hold adds nothing.  Guest (guest_nice) time is part of user (nice)
+ * time: it is raised towards its target within it.
+ */
+static void randstat_catch_up(const u64 target[RS_NR_CLASSES],
+			      u64 ns[RS_NR_CLASSES], u64 total, int fixed)
+{
+	u64 below[RS_NR_TIME_CLASSES] = { 0 };
+	u64 shown = 0, add, sum_below = 0, added = 0, t;
+	int k, most = RS_IDLE;
+
+	for (k = 0; k < RS_NR_TIME_CLASSES; k++)
+		shown += ns[k];
+	if (shown >= total)
+		return;
+	for (k = 0; k < RS_NR_TIME_CLASSES; k++) {
+		if (k == fixed || target[k] <= ns[k])
+			continue;
+		below[k] = target[k] - ns[k];
+		sum_below += below[k];
+		if (below[k] > below[most])
+			most = k;
+	}
+	add = total - shown;
+	for (k = 0; sum_below && k < RS_NR_TIME_CLASSES; k++) {
+		t = randstat_mul_div(add, below[k], sum_below);
+		ns[k] += t;
+		added += t;
+	}
+	/* The targets are rounded down: what rounding leaves goes here. */
+	ns[most] += add - added;
+
+	for (k = RS_GUEST; k <= RS_GUEST_NICE; k++) {
+		t = min(target[k], ns[k == RS_GUEST ? RS_USER : RS_NICE]);
+		ns[k] = max(ns[k], t);
+	}
+}
+
 /**
  * randstat_estimate() - bring the times shown for a CPU up to its counts
  * @c: the CPU's counters
@@ -398,43 +465,14 @@ void randstat_estimate(const struct randstat_counters *c,
 		       u64 ns[RS_NR_CLASSES])
 {
 	u64 n = randstat_total_samples(c), target[RS_NR_CLASSES];
-	u64 base = c->elapsed_ns - c->exact_ns[RS_STEAL];
-	u64 below[RS_NR_TIME_CLASSES] = { 0 };
-	u64 shown = 0, add, sum_below = 0, added = 0, t;
-	int k, most = RS_IDLE;
+	int k;
 
 	for (k = 0; k < RS_NR_CLASSES; k++)
 		target[k] = c->exact_ns[k] +
 			(n ? randstat_mul_div(c->sampled_ns, c->samples[k], n) : 0);
 	/* Steal is exact throughout: shown as it is. */
 	ns[RS_STEAL] = max(ns[RS_STEAL], c->exact_ns[RS_STEAL]);
-	for (k = 0; k < RS_NR_TIME_CLASSES; k++)
-		if (k != RS_STEAL)
-			shown += ns[k];
-	if (shown >= base)
-		return;
-	for (k = 0; k < RS_NR_TIME_CLASSES; k++) {
-		if (k == RS_STEAL || target[k] <= ns[k])
-			continue;
-		below[k] = target[k] - ns[k];
-		sum_below += below[k];
-		if (below[k] > below[most])
-			most = k;
-	}
-	add = base - shown;
-	for (k = 0; sum_below && k < RS_NR_TIME_CLASSES; k++) {
-		t = randstat_mul_div(add, below[k], sum_below);
-		ns[k] += t;
-		added += t;
-	}
-	/* The targets are rounded down: what rounding leaves goes here. */
-	ns[most] += add - added;
-
-	/* Guest time is part of user (nice) time: it is shown within it. */
-	for (k = RS_GUEST; k <= RS_GUEST_NICE; k++) {
-		t = min(target[k], ns[k == RS_GUEST ? RS_USER : RS_NICE]);
-		ns[k] = max(ns[k], t);
-	}
+	randstat_catch_up(target, ns, c->elapsed_ns, RS_STEAL);
 }
 
 /**
@@ -444,33 +482,28 @@ void randstat_estimate(const struct randstat_counters *c,
  * @shown: in: the exact times shown last (all zero at first, and after a
  *	reset); out: the new ones
  *
- * The NO_HZ sleep times an exact or dormant CPU is charged from do not
- * each only grow.  While a CPU sleeps, get_cpu_iowait_time_us() counts the
- * sleep so far as iowait if a task of the CPU waits for I/O at that
- * moment, and get_cpu_idle_time_us() counts it as idle otherwise; when
- * the last such wait ends, or a new one begins, the sleep so far moves
- * from one to the other.  Their sum only grows.  So iowait is shown as
- * the counters have it, held between what was shown and what the sum
- * leaves above the idle time shown, and idle as the rest of the sum:
- * neither falls, both sum to the counters' sum, and iowait stays within
- * one sleep of the counters'.  A sum below the one shown (the sleep
- * times' microsecond rounding) shows nothing new.  The other classes only
- * grow.
+ * The exact times of an exact or dormant CPU do not each only grow.
+ * While a CPU sleeps, get_cpu_iowait_time_us() counts the sleep so far
+ * as iowait if a task of the CPU waits for I/O at that moment, and
+ * get_cpu_idle_time_us() counts it as idle otherwise: when the last such
+ * wait ends, or a new one begins, the sleep so far moves from one to the
+ * other.  A dormant span's rest (irq) moves with the sleep times'
+ * microsecond rounding.  Their sum, the time the exact times cover, only
+ * grows.  So they are brought up as the times shown are
+ * (randstat_catch_up()): the time added is shared among the classes
+ * below the counters', none falls, the eight sum to the counters' sum
+ * (the sampler line's elapsed_ns less sampled_ns), and each stays within
+ * the moves of the counters'.
  */
 void randstat_exact_shown(const u64 exact_ns[RS_NR_CLASSES],
 			  u64 shown[RS_NR_CLASSES])
 {
-	u64 sum = exact_ns[RS_IDLE] + exact_ns[RS_IOWAIT];
+	u64 total = 0;
 	int k;
 
-	for (k = 0; k < RS_NR_CLASSES; k++)
-		if (k != RS_IDLE && k != RS_IOWAIT)
-			shown[k] = max(shown[k], exact_ns[k]);
-	if (sum < shown[RS_IDLE] + shown[RS_IOWAIT])
-		return;
-	shown[RS_IOWAIT] = clamp(exact_ns[RS_IOWAIT], shown[RS_IOWAIT],
-				 sum - shown[RS_IDLE]);
-	shown[RS_IDLE] = sum - shown[RS_IOWAIT];
+	for (k = 0; k < RS_NR_TIME_CLASSES; k++)
+		total += exact_ns[k];
+	randstat_catch_up(exact_ns, shown, total, -1);
 }
 
 /**

@@ -142,8 +142,17 @@ st=$?
 ok_or_show $? "-n 1: one row, the root (the busiest: it holds all)" /tmp/out
 
 # --- a full map: counted, not silent ---------------------------------------
+# Three busy keys for a map of two: /a's user and /b/in's system time on
+# cpu1, and a spinner's user time in /full on cpu0, ~500 samples each
+# over the 2 s.  (With the first two alone, a third key came only from
+# the odd sample of another task, and one run of three saw none.)
+in_cg full taskset -c 0 /progs/spin 3 >/dev/null
+fs=$!
+sleep 0.3
 taskset -c 0 $RC --json --max-entries 2 1 2 >/tmp/out 2>&1
 st=$?
+wait $fs
+rmdir "$CG/full" 2>/dev/null
 awk "$J$AWK_MATH"'END { l = num($0, "map_full"); r = num($0, "randstat"); c = num($0, "counted")
 	printf "# --max-entries 2: map_full %d, other %d (errno %d), counted %d, /proc/randstat %d\n", l, num($0, "other"), num($0, "other_errno"), c, r
 	exit !(l > 0 && sq(r - c - l) <= 100) }' /tmp/out

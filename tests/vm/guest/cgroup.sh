@@ -247,12 +247,7 @@ cp /tmp/rs.prom /tmp/tf/randstat-cgroup.prom
 	--collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory=/tmp/tf >/tmp/ne.log 2>&1 &
 ne=$!
-_i=0
-while [ $_i -lt 100 ] && ! wget -q -O /tmp/ne http://127.0.0.1:9101/metrics 2>/dev/null; do
-	sleep 0.1
-	_i=$((_i + 1))
-done
-wget -q -O /tmp/ne http://127.0.0.1:9101/metrics
+scrape http://127.0.0.1:9101/metrics /tmp/ne
 st=$?
 kill $ne
 wait $ne 2>/dev/null

@@ -222,12 +222,7 @@ ok_or_show $? "sar with sadc (in randstat exec): cpu1 %user matches the reader" 
 $RS exec -- /usr/bin/prometheus-node-exporter --web.listen-address=127.0.0.1:9100 \
 	--collector.disable-defaults --collector.cpu >/tmp/ne.log 2>&1 &
 ne=$!
-_i=0
-while [ $_i -lt 100 ] && ! wget -q -O /tmp/ne1 http://127.0.0.1:9100/metrics 2>/dev/null; do
-	sleep 0.1
-	_i=$((_i + 1))
-done
-wget -q -O /tmp/ne1 http://127.0.0.1:9100/metrics
+scrape http://127.0.0.1:9100/metrics /tmp/ne1
 st=$?
 $RS 3 1 >/tmp/rd 2>&1
 wget -q -O /tmp/ne2 http://127.0.0.1:9100/metrics

@@ -373,3 +373,13 @@ in_cg() {
 	mkdir -p "${CG:-/sys/fs/cgroup}/$_n"
 	sh -c 'echo $$ >"$0/cgroup.procs" && exec "$@"' "${CG:-/sys/fs/cgroup}/$_n" "$@" &
 }
+# scrape URL FILE: URL's body into FILE, once it answers (up to 10 s for
+# a server just started); wget's status.
+scrape() {
+	_i=0
+	while [ $_i -lt 100 ] && ! wget -q -O "$2" "$1" 2>/dev/null; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	wget -q -O "$2" "$1"
+}

@@ -62,8 +62,6 @@ mount -t tracefs nodev "$TR" 2>/dev/null
 [ -d "$TR/events" ] || diag "no tracefs at $TR"
 load_randstat
 dmesg -n 5
-echo 1 >/proc/sys/kernel/softlockup_all_cpu_backtrace
-echo 1 >/proc/sys/kernel/softlockup_panic
 # The profiles are longer than the other suites' workloads: 2 SECS.
 PSECS=$((2 * SECS))
 

@@ -188,7 +188,13 @@ fi # NOHZ: the periodic job
 # and judges nothing (as bench/analyze.py's runs that came late): up to
 # three runs, the first that evaded is judged; if none did (the tick
 # caught all three, as in about one boot in two here), the last run's busy
-# share is judged alone, the tick comparison not made.  It must have run (its own
+# share is judged alone, the tick comparison not made.  The allowance
+# assumes the samples' mean lateness is at most LATE_US: a run whose
+# cpu1 samples came later on average judges nothing either, as
+# bench/analyze.py's VALID_LATE_US, and a boot where every run came
+# later fails (two judged boots of ten in this host's CI logs: 586 and
+# 555 us, 183 and 189 overruns, errors -14.7 and -19.0 points; the other
+# eight 68-205 us, -0.3 to -7.9 points).  It must have run (its own
 # CPU time >= 20%; on a host loaded by other work it got 40-44% in two
 # runs of one boot, where it gets about 80%).  In the nohz_full guests
 # it runs on cpu0 (cpu1's /proc/stat is vtime there), printed only: in
@@ -211,28 +217,51 @@ EV_PROG='END {
 	print "# " mode ": evader on " c ": own CPU time " pct(q) ", randstat busy " pct(p) " (error " pct(e) \
 		" = " sprintf("%.1f", e / s) " sigma, n " n "), tick busy " pct(k) " (error " pct(et) \
 		"); tolerance " pct(tol) ", and 3x closer than the tick"
-	if (check) { print (q >= 0.2 && k < q / 2) ? "PASS" : "FAIL"; exit }
+	if (check) {
+		l = g("sampler." c ".late_ns") / ncb(c) / 1e3
+		print (l > late ? "LATE" : (q >= 0.2 && k < q / 2) ? "PASS" : "FAIL"); exit
+	}
 	# no run evaded (noevade): the tick comparison cannot be made; the
 	# busy share is still judged against the evader own CPU time
 	verdict(sq(e) <= sq(tol) && (noevade || 9 * sq(e) <= sq(et)) && q >= 0.2)
 }'
+# ev_run: one run; EV is then PASS (on time, the tick evaded), FAIL (on
+# time, the tick not evaded) or LATE.
 ev_run() {
 	measure evader taskset -c "${EVC#cpu}" /progs/evader 4000 500 "$JSECS"
 	own=$(wlval proc_cpu_ns)
-	awk -v check=1 -v own="$own" -v evc="$EVC" "$(cat /tests/judge.awk)
-$EV_PROG" /tmp/delta | tail -n 1 | grep -q PASS
+	EV=$(awk -v check=1 -v own="$own" -v evc="$EVC" -v late="$LATE_US" "$(cat /tests/judge.awk)
+$EV_PROG" /tmp/delta | tail -n 1)
 }
 noevade=1
+ontime=0
 for try in 1 2 3; do
-	ev_run && { noevade=0; break; }
+	ev_run
+	[ "$EV" = PASS ] && { noevade=0; ontime=1; break; }
+	why="the tick not evaded"
+	if [ "$EV" = LATE ]; then
+		why="its samples' mean lateness above $LATE_US us"
+	else
+		# on time, the tick not evaded: judged alone if no run evades
+		ontime=1
+		cp /tmp/delta /tmp/delta.ontime
+		own_ontime=$own try_ontime=$try
+	fi
 	show "$EV_PROG" -v allow="$EV_ALLOW" -v evc="$EVC" -v own="$own" \
-		-v mode="$IDLE, run $try, the tick not evaded (not judged)"
+		-v mode="$IDLE, run $try, $why (not judged)"
 	[ "$NOHZ" -eq 1 ] && break
 done
-if [ "$POLL" -eq 1 ] && [ "$NOHZ" -eq 0 ]; then
-	[ "$noevade" -eq 1 ] &&
-		diag "the tick caught the evader in all $try runs of this boot: its busy share is judged, the tick comparison is not made"
-	judge "idle=poll: tick evader on cpu1: randstat busy share = its own CPU time within 4 sigma + allowance, 3x closer than the tick where it evaded" \
+EV_NAME="idle=poll: tick evader on cpu1: randstat busy share = its own CPU time within 4 sigma + allowance, 3x closer than the tick where it evaded"
+if [ "$POLL" -eq 1 ] && [ "$NOHZ" -eq 0 ] && [ "$ontime" -eq 0 ]; then
+	diag "in none of $try runs did cpu1's samples come within $LATE_US us on average, the allowance's premise"
+	result 1 "$EV_NAME"
+elif [ "$POLL" -eq 1 ] && [ "$NOHZ" -eq 0 ]; then
+	if [ "$noevade" -eq 1 ]; then
+		diag "the tick caught the evader in every run of this boot that came on time: the last such run's busy share is judged, the tick comparison is not made"
+		cp /tmp/delta.ontime /tmp/delta
+		own=$own_ontime try=$try_ontime
+	fi
+	judge "$EV_NAME" \
 		"$EV_PROG" -v allow="$EV_ALLOW" -v evc="$EVC" -v own="$own" -v noevade="$noevade" -v mode="$IDLE, run $try"
 else
 	show "$EV_PROG" -v allow="$EV_ALLOW" -v evc="$EVC" -v own="$own" \

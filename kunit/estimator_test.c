@@ -155,7 +155,54 @@ static void mul_div_test(struct kunit *test)
 					       (1ULL << 40) + 1,
 					       (1ULL << 41) + 3),
 			499999999999772626ULL);
+	/* r b overflows: r = 2^63 - 1, b = c - 1 = 2^64 - 2 (Python) */
+	KUNIT_EXPECT_EQ(test, randstat_mul_div(U64_MAX >> 1, U64_MAX - 1,
+					       U64_MAX),
+			9223372036854775806ULL);
 }
+
+#ifdef __SIZEOF_INT128__
+/* xorshift64 (Marsaglia): the next of a fixed sequence, a shift of it */
+static u64 mul_div_next(u64 *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x >> (*x % 64);
+}
+
+/*
+ * Against 128-bit arithmetic (a product, no division: no libgcc): q is
+ * the floor of a b / c iff q c <= a b < q c + c.  The triples span every
+ * width, so both the two-division path (r b fits) and the bit loop
+ * (c above 2^32) are taken, each many times.
+ */
+static void mul_div_random_test(struct kunit *test)
+{
+	u64 x = 0x9e3779b97f4a7c15ULL, a, b, c, q;
+	unsigned int i, loops = 0;
+	__uint128_t p, qc;
+
+	for (i = 0; i < 20000; i++) {
+		a = mul_div_next(&x);
+		c = mul_div_next(&x) | 1;
+		b = c - mul_div_next(&x) % c;
+		q = randstat_mul_div(a, b, c);
+		p = (__uint128_t)a * b;
+		qc = (__uint128_t)q * c;
+		if (qc > p || p - qc >= c) {
+			KUNIT_FAIL(test, "%llu * %llu / %llu: got %llu",
+				   a, b, c, q);
+			return;
+		}
+		/* the bit loop: r b does not fit in 64 bits */
+		loops += ((__uint128_t)(a % c) * b >> 64) != 0;
+	}
+	/* Both paths, each at least 10% of the time. */
+	KUNIT_EXPECT_GT(test, loops, 2000U);
+	KUNIT_EXPECT_LT(test, loops, 18000U);
+}
+#endif
 
 /* Sums stay exact up to 2^64 - 1 ns (584 years of one CPU). */
 static void charge_limits_test(struct kunit *test)
@@ -462,6 +509,9 @@ static struct kunit_case randstat_estimator_cases[] = {
 	KUNIT_CASE(charge_sums_test),
 	KUNIT_CASE(charge_guest_test),
 	KUNIT_CASE(mul_div_test),
+#ifdef __SIZEOF_INT128__
+	KUNIT_CASE(mul_div_random_test),
+#endif
 	KUNIT_CASE(charge_limits_test),
 	KUNIT_CASE(estimate_by_hand_test),
 	KUNIT_CASE(estimate_behind_test),

@@ -15,6 +15,13 @@
  *   charge    randstat_charge() and randstat_record_timing()
  *   path      the three in that order, as the timer runs them
  *
+ * and what a read of /proc/randstat computes per CPU (module/proc.c's
+ * randstat_take(), less the seqcount, the lock and the kernel's figures):
+ *
+ *   read      randstat_estimate() and randstat_exact_shown() of a CPU
+ *             sampled for an hour, each call a second later (250 samples
+ *             and 1 ms of exact idle more), as a poller at 1 s sees it
+ *
  * Usage:
  *   hostbench time MODE N REPS   N calls, REPS times: the fastest and the
  *                                median repetition's ns per call
@@ -26,7 +33,7 @@
  *   hostbench check              TAP: the host build computes what the
  *                                module does (known answers, means)
  *
- * MODE: path-exp path-uni classify draw-exp draw-uni rng charge empty.
+ * MODE: path-exp path-uni classify draw-exp draw-uni rng charge read empty.
  * The sampled contexts cycle through user, nice, system, softirq and idle
  * in a fixed pseudo-random order, so the classifier's branches are not
  * trivially predicted; the keystream's key is fixed, so instruction counts
@@ -70,6 +77,23 @@ static const struct randstat_window win_exp = {
 static const struct randstat_window win_uni = {
 	RANDSTAT_TMIN_DEFAULT_NS, RANDSTAT_TMAX_DEFAULT_NS };
 
+/* read: one CPU's counters, and the times shown of it */
+static struct randstat_counters rd;
+static u64 rd_ns[RS_NR_CLASSES], rd_exact[RS_NR_CLASSES];
+
+static void setup_read(void)
+{
+	memset(&rd, 0, sizeof(rd));
+	memset(rd_ns, 0, sizeof(rd_ns));
+	memset(rd_exact, 0, sizeof(rd_exact));
+	/* an hour at 250 samples a second: 50% user, 10% system, 40% idle */
+	rd.samples[RS_USER] = 450000;
+	rd.samples[RS_SYSTEM] = 90000;
+	rd.samples[RS_IDLE] = 360000;
+	rd.sampled_ns = 3600ULL * 1000000000ULL;
+	rd.elapsed_ns = rd.sampled_ns;
+}
+
 static void setup(void)
 {
 	u32 key[RANDSTAT_KEY_WORDS], x = 12345;
@@ -79,6 +103,7 @@ static void setup(void)
 		key[i] = 0x9e3779b9U * (i + 1);
 	randstat_rng_init(&rng, key);
 	memset(&counters, 0, sizeof(counters));
+	setup_read();
 	for (i = 0; i < NCTX_ORDER; i++) {
 		x = x * 1103515245U + 12345U;
 		order[i] = (x >> 16) % ARRAY_SIZE(ctxs);
@@ -125,6 +150,20 @@ static noinline u64 step_path(u64 i, enum randstat_law law)
 	return step_charge(cls, interval) + interval;
 }
 
+static noinline u64 step_read(u64 i)
+{
+	static const enum randstat_class cls[] = {
+		RS_USER, RS_USER, RS_SYSTEM, RS_IDLE, RS_IDLE };
+
+	rd.samples[cls[order[i % NCTX_ORDER]]] += 250;
+	rd.sampled_ns += 1000000000ULL;
+	rd.exact_ns[RS_IDLE] += 1000000ULL;
+	rd.elapsed_ns += 1000000000ULL + 1000000ULL;
+	randstat_estimate(&rd, rd_ns);
+	randstat_exact_shown(rd.exact_ns, rd_exact);
+	return rd_ns[RS_USER] + rd_exact[RS_IDLE];
+}
+
 static noinline u64 step_empty(u64 i)
 {
 	__asm__ volatile("" : : "r"(i) : "memory");
@@ -132,10 +171,10 @@ static noinline u64 step_empty(u64 i)
 }
 
 enum mode { M_PATH_EXP, M_PATH_UNI, M_CLASSIFY, M_DRAW_EXP, M_DRAW_UNI,
-	    M_RNG, M_CHARGE, M_EMPTY, M_NR };
+	    M_RNG, M_CHARGE, M_READ, M_EMPTY, M_NR };
 static const char *const mode_names[M_NR] = {
 	"path-exp", "path-uni", "classify", "draw-exp", "draw-uni", "rng",
-	"charge", "empty",
+	"charge", "read", "empty",
 };
 
 /* Call @i of a mode's step. */
@@ -157,6 +196,8 @@ static inline u64 one(enum mode m, u64 i)
 	case M_CHARGE:
 		return step_charge(i % RS_NR_TIME_CLASSES,
 				   RANDSTAT_MEAN_DEFAULT_NS + (i & 4095));
+	case M_READ:
+		return step_read(i);
 	default:
 		return step_empty(i);
 	}
@@ -409,6 +450,6 @@ int main(int argc, char **argv)
 	}
 	fprintf(stderr,
 		"usage: hostbench time MODE N REPS | cold MODE N | once MODE N | check\n"
-		"MODE: path-exp path-uni classify draw-exp draw-uni rng charge empty\n");
+		"MODE: path-exp path-uni classify draw-exp draw-uni rng charge read empty\n");
 	return 2;
 }

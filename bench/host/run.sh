@@ -33,7 +33,7 @@ else
 fi
 # callgrind: instruction counts per call are exact and repeat run to run.
 cg_n=100000
-modes="path-exp path-uni classify draw-exp draw-uni rng charge empty"
+modes="path-exp path-uni classify draw-exp draw-uni rng charge read empty"
 
 # perf stat counts instructions and cycles only where the PMU is there
 # (not in most VMs: "<not supported>").
@@ -97,6 +97,7 @@ what = {
     "draw-uni": "randstat_draw_interval, uniform (2 ms to 6 ms)",
     "rng": "randstat_rng_u64 alone (ChaCha20 keystream, 1 block per 4 calls)",
     "charge": "randstat_charge + randstat_record_timing",
+    "read": "a read's arithmetic per CPU: randstat_estimate + randstat_exact_shown (an hour's counts)",
     "empty": "the loop and a call, nothing else (included in every row)",
 }
 with open(dst, "w") as f:

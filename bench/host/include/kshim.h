@@ -100,6 +100,15 @@ static inline u64 div64_u64(u64 dividend, u64 divisor)
 	return dividend / divisor;
 }
 
+static inline u64 div64_u64_rem(u64 dividend, u64 divisor, u64 *remainder)
+{
+	*remainder = dividend % divisor;
+	return dividend / divisor;
+}
+
+/* linux/overflow.h: the compiler's builtin, as the kernel's */
+#define check_mul_overflow(a, b, d) __builtin_mul_overflow(a, b, d)
+
 /* linux/string.h, lib/string.c */
 static inline void memzero_explicit(void *s, size_t count)
 {

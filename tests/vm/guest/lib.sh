@@ -377,9 +377,10 @@ in_cg() {
 # a server just started); wget's status.
 scrape() {
 	_i=0
-	while [ $_i -lt 100 ] && ! wget -q -O "$2" "$1" 2>/dev/null; do
-		sleep 0.1
+	until wget -q -O "$2" "$1" 2>/dev/null; do
 		_i=$((_i + 1))
+		# the last try says why it fails
+		[ $_i -ge 100 ] && { wget -q -O "$2" "$1"; return; }
+		sleep 0.1
 	done
-	wget -q -O "$2" "$1"
 }

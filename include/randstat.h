@@ -16,7 +16,7 @@
 /* The release: MODULE_VERSION, and the tools' --version (the Makefile reads it). */
 #define RANDSTAT_VERSION		"0.1"
 
-#define RANDSTAT_FORMAT_VERSION		4
+#define RANDSTAT_FORMAT_VERSION		5
 
 /* The uniform law, U[tmin_ns, tmax_ns]: McCanne and Torek's. */
 #define RANDSTAT_TMIN_DEFAULT_NS	2000000U

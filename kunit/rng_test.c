@@ -2,7 +2,7 @@
 /*
  * KUnit: randstat's keystream, and the attack it exists to stop.
  *
- * The attack (Documentation/design.rst, "Threat model"): /proc/randstat
+ * The attack (Documentation/design.rst, "Threat model"): /proc/randstat_detail
  * is world-readable and its elapsed time grows by exactly each interval,
  * which gives away about 21 bits of every generator output.  The kernel's
  * prandom_u32_state() is LFSR113, linear over GF(2): every output bit is a

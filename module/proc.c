@@ -1,26 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * randstat: /proc/randstat, in /proc/stat's own form, and
- * /proc/randstat_hist.
+ * randstat: /proc/randstat, in /proc/stat's own form, /proc/randstat_detail
+ * and /proc/randstat_hist.
  *
- * The cpu and cpuN lines are exactly those of fs/proc/stat.c (USER_HZ,
- * the same ten columns, "cpu" summed over all possible CPUs, cpuN for
- * online CPUs), so a /proc/stat parser reads them.  The lines after them
- * carry what a statistician needs: full-resolution ns, the raw sample
- * counts and the sampler's own cost.  The sampler's cost and lateness
- * histograms, which monitoring does not read, are in /proc/randstat_hist:
- * a read of /proc/randstat formats five short lines per CPU.
- * Documentation/admin-guide.rst has both formats.
+ * /proc/randstat's cpu and cpuN lines are exactly those of fs/proc/stat.c
+ * (USER_HZ, the same ten columns, "cpu" summed over all possible CPUs,
+ * cpuN for online CPUs), so a /proc/stat parser reads them, at about
+ * /proc/stat's cost per CPU.  /proc/randstat_detail has the same lines and
+ * after them what a statistician needs: per CPU, full-resolution ns, the
+ * raw sample counts, the exact times and the sampler's state and own
+ * cost, four lines more per CPU (the reader's error bars come from
+ * them).  The sampler's cost and lateness histograms are in
+ * /proc/randstat_hist.  Documentation/admin-guide.rst has the formats.
  *
  * The times shown are brought up to the sample counts at each read
  * (randstat_estimate()), and the exact times up to the counters'
- * (randstat_exact_shown()), from those shown at the read before: they are
- * kept here, one set per CPU.  A reader updates a set optimistically
- * (randstat_take()) and holds its lock only to store it, so readers do not
- * wait for each other's reads, and each starts at its own CPU's set so
- * that two of them rarely meet on one.  A reset zeroes them all at once,
- * under randstat_reset_sem's write side; readers take its (per-CPU,
- * cheap) read side.
+ * (randstat_exact_shown()), from those shown at the read before, of
+ * either file: they are kept here, one set per CPU.  A reader updates a
+ * set optimistically (randstat_take()) and holds its lock only to store
+ * it, so readers do not wait for each other's reads, and each starts at
+ * its own CPU's set so that two of them rarely meet on one.  A reset
+ * zeroes them all at once, under randstat_reset_sem's write side; readers
+ * take its (per-CPU, cheap) read side.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
@@ -184,25 +185,21 @@ static void randstat_take(unsigned int cpu, struct randstat_row *r)
 	r->late_max_ns = c.late_max_ns;
 }
 
-static int randstat_show(struct seq_file *m, void *v)
+/*
+ * The header, the cpu line and the cpuN lines, from one copy of each
+ * CPU (randstat_take()), so that the sums match; @rows keeps the copies.
+ */
+static void randstat_show_times(struct seq_file *m, struct randstat_row *rows)
 {
 	struct randstat_window e = randstat_get_window(RS_LAW_EXPONENTIAL);
 	struct randstat_window u = randstat_get_window(RS_LAW_UNIFORM);
 	u64 sum[RS_NR_CLASSES] = { 0 };
-	struct randstat_row *rows;
 	enum randstat_law law;
 	unsigned int cpu;
 	int i;
 
 	randstat_get_law(&law);
-	rows = kvmalloc_array(nr_cpu_ids, sizeof(*rows), GFP_KERNEL);
-	if (!rows)
-		return -ENOMEM;
-
-	/*
-	 * One copy per CPU, taken once, so that the sums match.  Start at
-	 * this CPU: readers on other CPUs start elsewhere, and rarely wait.
-	 */
+	/* From this CPU on: readers on other CPUs start elsewhere, and rarely wait. */
 	percpu_down_read(&randstat_reset_sem);
 	for_each_cpu_wrap(cpu, cpu_possible_mask, raw_smp_processor_id())
 		randstat_take(cpu, &rows[cpu]);
@@ -220,9 +217,33 @@ static int randstat_show(struct seq_file *m, void *v)
 		seq_put_decimal_ull(m, "cpu", cpu);
 		randstat_put_row(m, rows[cpu].ns, true);
 	}
+}
+
+/* /proc/randstat: /proc/stat's lines alone. */
+static int randstat_show(struct seq_file *m, void *v)
+{
+	struct randstat_row *rows;
+
+	rows = kvmalloc_array(nr_cpu_ids, sizeof(*rows), GFP_KERNEL);
+	if (!rows)
+		return -ENOMEM;
+	randstat_show_times(m, rows);
+	kvfree(rows);
+	return 0;
+}
+
+/* /proc/randstat_detail: the same lines, then four per CPU of its own. */
+static int randstat_detail_show(struct seq_file *m, void *v)
+{
+	struct randstat_row *rows;
+	unsigned int cpu;
+
+	rows = kvmalloc_array(nr_cpu_ids, sizeof(*rows), GFP_KERNEL);
+	if (!rows)
+		return -ENOMEM;
+	randstat_show_times(m, rows);
 	for_each_possible_cpu(cpu)
 		randstat_show_cpu(m, cpu, &rows[cpu]);
-
 	kvfree(rows);
 	return 0;
 }
@@ -266,8 +287,15 @@ static int randstat_hist_open(struct inode *inode, struct file *file)
 
 static int randstat_open(struct inode *inode, struct file *file)
 {
-	/* Five lines of at most ~900 bytes per CPU. */
+	/* A cpuN line is at most 5 + 10 * 21 bytes. */
 	return single_open_size(file, randstat_show, NULL,
+				1024 + 256 * num_possible_cpus());
+}
+
+static int randstat_detail_open(struct inode *inode, struct file *file)
+{
+	/* Five lines of at most ~900 bytes per CPU. */
+	return single_open_size(file, randstat_detail_show, NULL,
 				1024 + 1024 * num_possible_cpus());
 }
 
@@ -312,6 +340,13 @@ static const struct proc_ops randstat_proc_ops = {
 	.proc_write	= randstat_write,
 };
 
+static const struct proc_ops randstat_detail_proc_ops = {
+	.proc_open	= randstat_detail_open,
+	.proc_read	= seq_read,
+	.proc_lseek	= seq_lseek,
+	.proc_release	= single_release,
+};
+
 static const struct proc_ops randstat_hist_proc_ops = {
 	.proc_open	= randstat_hist_open,
 	.proc_read	= seq_read,
@@ -319,7 +354,8 @@ static const struct proc_ops randstat_hist_proc_ops = {
 	.proc_release	= single_release,
 };
 
-static struct proc_dir_entry *randstat_pde, *randstat_hist_pde;
+static struct proc_dir_entry *randstat_pde, *randstat_detail_pde,
+			     *randstat_hist_pde;
 
 int randstat_proc_init(void)
 {
@@ -333,18 +369,24 @@ int randstat_proc_init(void)
 	}
 	randstat_pde = proc_create("randstat", 0444, NULL, &randstat_proc_ops);
 	if (!randstat_pde)
-		return -ENOMEM;
+		goto err;
+	randstat_detail_pde = proc_create("randstat_detail", 0444, NULL,
+					  &randstat_detail_proc_ops);
+	if (!randstat_detail_pde)
+		goto err;
 	randstat_hist_pde = proc_create("randstat_hist", 0444, NULL,
 					&randstat_hist_proc_ops);
-	if (!randstat_hist_pde) {
-		proc_remove(randstat_pde);
-		return -ENOMEM;
-	}
+	if (!randstat_hist_pde)
+		goto err;
 	return 0;
+err:
+	randstat_proc_exit();
+	return -ENOMEM;
 }
 
 void randstat_proc_exit(void)
 {
 	proc_remove(randstat_hist_pde);
+	proc_remove(randstat_detail_pde);
 	proc_remove(randstat_pde);
 }

@@ -3,8 +3,8 @@
  * randstat: the random numbers behind the sample times.
  *
  * A process that can predict the next sample time can run between samples
- * and never be charged.  /proc/randstat is world-readable and gives away
- * every past interval, so the generator must resist prediction from its
+ * and never be charged.  /proc/randstat_detail is world-readable and gives
+ * away every past interval, so the generator must resist prediction from its
  * outputs: prandom_u32_state() (LFSR113, linear over GF(2)) is recovered
  * from a handful of intervals (Documentation/design.rst, "Threat
  * model"; kunit/rng_test.c does it).  get_random_u32() takes a local_lock,

@@ -31,7 +31,7 @@
 #include "rstop.h"
 
 #define PROC_STAT	"/proc/stat"
-#define PROC_RANDSTAT	"/proc/randstat"
+#define PROC_RANDSTAT	RS_PROC_DETAIL
 
 /* Exit codes (rsexit.h); randstat.1 and --help list them. */
 #define EXIT_OK		RS_EXIT_OK
@@ -64,7 +64,7 @@ static const char usage_text[] =
 "                    [INTERVAL [COUNT]]\n"
 "       randstat exec [--stat FILE] -- CMD [ARGS...]\n"
 "\n"
-"Puts the estimates of randstat's randomized statclock (/proc/randstat)\n"
+"Puts the estimates of randstat's randomized statclock (/proc/randstat_detail)\n"
 "beside the kernel's tick-based /proc/stat, with randstat's 95% confidence\n"
 "half-width per class, in mpstat's columns.\n"
 "\n"
@@ -83,7 +83,7 @@ static const char usage_text[] =
 "  --prometheus      randstat's counters in node_exporter's textfile\n"
 "                    collector format (takes no INTERVAL)\n"
 "  --stat PATH       read PATH instead of /proc/stat\n"
-"  --randstat PATH   read PATH instead of /proc/randstat\n"
+"  --randstat PATH   read PATH instead of /proc/randstat_detail\n"
 "                    Both given N >= 2 times: N captured pairs, one\n"
 "                    interval report per consecutive two (no INTERVAL).\n"
 "  -h, --help        this help\n"
@@ -97,7 +97,7 @@ static const char usage_text[] =
 "\n"
 "Exit status: 0 ok, 1 usage error, 2 an input could not be read or parsed\n"
 "(truncated, damaged, unknown format version), 3 the randstat module is\n"
-"not loaded (no /proc/randstat), 4 the output could not be written,\n"
+"not loaded (no /proc/randstat_detail), 4 the output could not be written,\n"
 "5 another failure (out of memory).\n";
 
 static int usage_error(const char *fmt, ...)
@@ -624,7 +624,7 @@ static const struct prom_family prom_families[] = {
 	  "Expiries the sampler skipped because its timer ran too late.",
 	  PROM_COUNT, 0, false, overruns },
 	{ "randstat_sampler_online", "gauge",
-	  "1 if the CPU was online when /proc/randstat was read.",
+	  "1 if the CPU was online when /proc/randstat_detail was read.",
 	  PROM_COUNT, 0, false, online },
 	{ "randstat_exact_seconds_total", "counter",
 	  "Seconds randstat charged exactly, from the kernel's own accounting, not from samples (included in randstat_cpu_seconds_total).",
@@ -639,7 +639,7 @@ static const struct prom_family prom_families[] = {
 	  "1 if the CPU is served from the kernel's exact (nohz_full) accounting, not sampled.",
 	  PROM_COUNT, 0, false, exact },
 	{ "randstat_sampler_dormant", "gauge",
-	  "1 if the CPU's sampler was asleep (the CPU idle) when /proc/randstat was read.",
+	  "1 if the CPU's sampler was asleep (the CPU idle) when /proc/randstat_detail was read.",
 	  PROM_COUNT, 0, false, dormant },
 };
 
@@ -689,7 +689,7 @@ static void print_prometheus_up(bool up)
 	printf("# HELP randstat_build_info The randstat reader's release (always 1).\n"
 	       "# TYPE randstat_build_info gauge\n"
 	       "randstat_build_info{version=\"%s\"} 1\n", RS_VERSION);
-	printf("# HELP randstat_up 1 if /proc/randstat was read, 0 if not (the module not loaded, or the file unreadable or of another format).\n"
+	printf("# HELP randstat_up 1 if /proc/randstat_detail was read, 0 if not (the module not loaded, or the file unreadable or of another format).\n"
 	       "# TYPE randstat_up gauge\n"
 	       "randstat_up %d\n", up);
 }

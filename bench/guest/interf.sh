@@ -195,7 +195,7 @@ echo 0 >"$T/events/enable"
 CG_SECS=${interf_cg_secs:-3}
 CG_PAIRS=${interf_cg_pairs:-6}
 RC=/progs/randstat-cgroup
-cost1() { awk '$1 == "sampler" && $2 == "cpu1" { for (i = 3; i < NF; i++) v[$i] = $(i + 1); print v["cost_ns"], v["samples"] - v["overruns"] }' /proc/randstat; }
+cost1() { awk '$1 == "sampler" && $2 == "cpu1" { for (i = 3; i < NF; i++) v[$i] = $(i + 1); print v["cost_ns"], v["samples"] - v["overruns"] }' /proc/randstat_detail; }
 # cgrun ON: one run; prints "NS N", the cost per sample and the samples.
 cgrun() {
 	if [ "$1" = 1 ]; then

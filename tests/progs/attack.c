@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 	burst = strtol(argv[3], NULL, 10) * 1000;
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
 		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	fd = open("/proc/randstat", O_RDONLY);
+	fd = open("/proc/randstat_detail", O_RDONLY);
 	if (sh == MAP_FAILED || fd < 0 || pipe(pfd) || burst <= 0) {
 		perror("attack: setup");
 		return 1;

@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * readers K SECS [FILE]: K processes read FILE (default /proc/randstat)
- * over and over for SECS seconds.  Each checks, on every read, that
+ * readers K SECS [FILE...]: K processes read the FILEs (default
+ * /proc/randstat and /proc/randstat_detail; reader i the i-th, modulo
+ * their number) over and over for SECS seconds, so that readers of the
+ * two files move the same times shown.  Each checks, on every read, that
  *
  *  - every counter is >= its value in the reader's previous read (all of
  *    them only grow between resets; the test must not reset meanwhile):
  *    the cpu/cpuN lines, "ns", "samples", "exact", the "sampler" figures
  *    (not the online and dormant flags) and both histograms, keyed by
  *    line name, so CPUs going offline and online do not confuse it;
- *  - per CPU, the sampler's elapsed_ns is the sum of the first eight ns
+ *  - the file has a cpu line of ten values;
+ *  - in every file but /proc/randstat, which has /proc/stat's lines only,
+ *    there are per-CPU blocks, and
+ *    per CPU, the sampler's elapsed_ns is the sum of the first eight ns
  *    columns and its sampled_ns plus the first eight exact columns, its
  *    samples the sum of the first eight sample columns, and steal is
  *    never sampled.
@@ -18,6 +23,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -85,15 +91,20 @@ static int parse_line(char *line, struct row *r)
 	return r->key[0] != '\0';
 }
 
+/* The file has per-CPU blocks: every file but /proc/randstat (reader()). */
+static bool has_blocks;
+
 static void check_consistency(void)
 {
-	int i, j, k, samplers = 0;
+	int i, j, k, samplers = 0, cpu_line = 0;
 
 	for (i = 0; i < ncur; i++) {
 		struct row *s = &cur[i], *ns = NULL, *sm = NULL, *x = NULL;
 		unsigned long long sum_ns = 0, sum_s = 0, sum_x = 0;
 		const char *cpu;
 
+		if (strcmp(s->key, "cpu") == 0 && s->n == 10)
+			cpu_line = 1;
 		if (strncmp(s->key, "sampler ", 8) != 0)
 			continue;
 		samplers++;
@@ -133,7 +144,10 @@ static void check_consistency(void)
 			fail("%s: steal sampled (%d) %llu %llu", s->key, 7,
 			     sm->v[7], 0);
 	}
-	if (!samplers)
+	if (!cpu_line)
+		fail("%s: no cpu line of ten values (%d) %llu %llu", "file", 0,
+		     0, 0);
+	if (has_blocks && !samplers)
 		fail("%s: no sampler lines (%d) %llu %llu", "file", 0, 0, 0);
 }
 
@@ -184,6 +198,7 @@ static int reader(const char *path, unsigned long long dur)
 	static char buf[1 << 18];
 	unsigned long long t0 = now_ns(CLOCK_MONOTONIC), reads = 0;
 
+	has_blocks = strcmp(path, "/proc/randstat") != 0;
 	do {
 		char *line, *save = NULL;
 
@@ -208,12 +223,15 @@ static int reader(const char *path, unsigned long long dur)
 
 int main(int argc, char **argv)
 {
-	const char *path = argc > 3 ? argv[3] : "/proc/randstat";
+	static const char *const dflt[] = { "/proc/randstat",
+					    "/proc/randstat_detail" };
+	const char *const *paths = argc > 3 ? (const char *const *)argv + 3 : dflt;
+	int npaths = argc > 3 ? argc - 3 : 2;
 	unsigned long long dur;
 	int k, i, status, bad = 0;
 
-	if (argc < 3 || argc > 4 || (k = atoi(argv[1])) < 1 || k > 64) {
-		fprintf(stderr, "usage: readers K SECS [FILE]\n");
+	if (argc < 3 || (k = atoi(argv[1])) < 1 || k > 64) {
+		fprintf(stderr, "usage: readers K SECS [FILE...]\n");
 		return 2;
 	}
 	dur = secs_arg(argv[2], "readers");
@@ -224,7 +242,7 @@ int main(int argc, char **argv)
 		if (pid < 0)
 			return 1;
 		if (pid == 0) {
-			int r = reader(path, dur);
+			int r = reader(paths[i % npaths], dur);
 
 			fflush(stdout);
 			_exit(r);

@@ -4,7 +4,7 @@
  * take deltas of:
  *
  *   mono_ns N              CLOCK_MONOTONIC, read between the two files
- *   rs <line>              every line of /proc/randstat (if present)
+ *   rs <line>              every line of /proc/randstat_detail (if present)
  *   stat <line>            the cpu lines of /proc/stat
  *   rs <line>              every line of /proc/randstat_hist (if present):
  *                          the sampler's cost and lateness histograms
@@ -31,7 +31,7 @@ static void copy(const char *path, const char *prefix, const char *only)
 
 int main(void)
 {
-	copy("/proc/randstat", "rs", NULL);
+	copy("/proc/randstat_detail", "rs", NULL);
 	printf("mono_ns %llu\n", now_ns(CLOCK_MONOTONIC));
 	copy("/proc/stat", "stat", "cpu");
 	copy("/proc/randstat_hist", "rs", NULL);

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Capture the reader's VM fixtures: real /proc/stat and /proc/randstat
+# Capture the reader's VM fixtures: real /proc/stat and /proc/randstat_detail
 # pairs from a test guest, into userspace/tests/fixtures/vm-*.{stat,randstat}.
 #
 #   bash tests/vm/capture-fixtures.sh          boot the reader suite, extract

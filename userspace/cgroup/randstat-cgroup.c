@@ -32,7 +32,7 @@
 #include "rscg.skel.h"
 
 #define PROG "randstat cgroup"
-#define PROC_RANDSTAT "/proc/randstat"
+#define PROC_RANDSTAT "/proc/randstat_detail"
 #define CGROUP2_MAGIC 0x63677270
 
 enum { EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_NOMODULE, EXIT_NOBPF };
@@ -322,7 +322,7 @@ static void snap_free(struct snap *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Read the map, the lost counters, /proc/randstat and the tree, in that order. */
+/* Read the map, the lost counters, /proc/randstat_detail and the tree, in that order. */
 static int snap_read(struct snap *s, struct rscg_bpf *skel, const struct opts *o)
 {
 	int fd = bpf_map__fd(skel->maps.rscg_counts), lfd = bpf_map__fd(skel->maps.rscg_lost);
@@ -477,7 +477,7 @@ static int cmp_busy(const void *a, const void *b)
 }
 
 static const char *attach_kind;
-/* This interval's samples: /proc/randstat's, and those the map counted. */
+/* This interval's samples: /proc/randstat_detail's, and those the map counted. */
 static uint64_t n_randstat, n_counted;
 static size_t n_entries;	/* the map's keys after the interval's deletions */
 

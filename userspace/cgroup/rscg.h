@@ -5,7 +5,7 @@
  * The BPF program (rscg.bpf.c) counts the randstat:sample events per
  * (cgroup id, class) in a per-CPU hash map; the reader (randstat-cgroup.c)
  * turns each CPU's counts into time with that CPU's own sampled time per
- * sample (/proc/randstat's "sampler cpuN" line) and adds them up the
+ * sample (/proc/randstat_detail's "sampler cpuN" line) and adds them up the
  * hierarchy; the arithmetic is here and in rscgcalc.c (no I/O, unit
  * tested by tests/test_cgroup.c).
  */
@@ -50,7 +50,7 @@ enum {
 #include <stddef.h>
 #include <stdint.h>
 
-/* One CPU's "sampler cpuN" figures from /proc/randstat. */
+/* One CPU's "sampler cpuN" figures from /proc/randstat_detail. */
 struct rscg_sampler {
 	bool seen;
 	uint64_t sampled_ns;	/* the time its samples cover and share */

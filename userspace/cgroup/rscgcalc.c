@@ -4,7 +4,7 @@
  *
  * A cgroup's samples of a class on CPU c, k_c, stand for k_c x s_c of
  * time, s_c = that CPU's delta sampled_ns / delta samples over the same
- * interval (/proc/randstat's "sampler cpuN" line): the CPU view's
+ * interval (/proc/randstat_detail's "sampler cpuN" line): the CPU view's
  * estimator, CPU by CPU.  The 95% interval is randstat top's: Garwood's
  * exact Poisson interval on k = sum k_c (rs_poisson_ci95()), scaled by
  * the mean time per sample of those samples, (sum k_c s_c) / k.  With one
@@ -43,7 +43,7 @@ static int field(const char *p, const char *end, const char *key, uint64_t *v)
 }
 
 /**
- * rscg_parse_samplers() - the "sampler cpuN" lines of /proc/randstat
+ * rscg_parse_samplers() - the "sampler cpuN" lines of /proc/randstat_detail
  * @buf: the file (any format version that has these lines; other lines
  *	are ignored)
  * @len: its length

@@ -7,7 +7,7 @@
  *   - a rejected input has a status and a message, NUL-terminated, which
  *     names the input;
  *   - an accepted one has its CPUs below ncpu, says which parser took it,
- *     and, from /proc/randstat, the block of counters of every CPU it
+ *     and, from /proc/randstat_detail, the block of counters of every CPU it
  *     lists (format 4: the histograms are in /proc/randstat_hist).
  */
 #ifndef FUZZ_PARSE_H

@@ -7,7 +7,7 @@
  *   1  a usage error: an unknown option, a bad or missing argument
  *   2  an input could not be read or parsed (unreadable, truncated,
  *      damaged, a format version this release does not read)
- *   3  the randstat module is not loaded (no /proc/randstat, or no
+ *   3  the randstat module is not loaded (no /proc/randstat_detail, or no
  *      randstat:sample tracepoint)
  *   4  the output could not be written (a full disk, a closed pipe...)
  *   5  any other failure: not permitted (needs root), out of memory, a

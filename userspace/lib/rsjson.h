@@ -16,7 +16,7 @@
  * The version of the JSON's schema (its keys and their meaning), the
  * first key of every object randstat and randstat top print: raised when
  * a key changes meaning or goes, not when one is added.  Apart from
- * "format", the version of /proc/randstat's format the report was read
+ * "format", the version of /proc/randstat_detail's format the report was read
  * from.
  */
 #define RS_JSON_VERSION	1

@@ -641,6 +641,10 @@ static enum rs_status check_randstat_end(struct rs_parser *ps)
 	char want[64];
 	unsigned int i;
 
+	if (ps->state == ST_CPU_N)
+		return set_error(ps->lx.err, RS_ERR_FORMAT,
+				 "%s: /proc/stat's lines only, no 'ns cpuN' block: the per-CPU blocks are in %s",
+				 ps->lx.name, RS_PROC_DETAIL);
 	if (ps->state != ST_BLOCK || ps->bline || !ps->nblocks) {
 		describe_expected(ps, want, sizeof(want));
 		if (!ps->lx.lineno)

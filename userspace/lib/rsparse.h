@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RS_FORMAT_VERSION	4
+#define RS_FORMAT_VERSION	5
 
 /* The columns of a cpu line, in /proc/stat's order. */
 enum rs_col {
@@ -106,9 +106,17 @@ struct rs_error {
 	char msg[512];
 };
 
-/* What the reader says when /proc/randstat does not exist. */
+/*
+ * The module's files: /proc/randstat has /proc/stat's lines alone (what
+ * randstat-fs serves); the tools read /proc/randstat_detail, the same
+ * lines and each CPU's block (sample counts, exact times, the sampler).
+ */
+#define RS_PROC_RANDSTAT	"/proc/randstat"
+#define RS_PROC_DETAIL		"/proc/randstat_detail"
+
+/* What the reader says when /proc/randstat_detail does not exist. */
 #define RS_NO_MODULE_MSG \
-	"randstat: /proc/randstat does not exist: the randstat module is not loaded.\n" \
+	"randstat: " RS_PROC_DETAIL " does not exist: the randstat module is not loaded.\n" \
 	"  Load it with:            sudo modprobe randstat\n" \
 	"  or, in the source tree:  sudo insmod module/randstat.ko\n"
 

@@ -411,7 +411,7 @@ static void t_parse_randstat(void)
 		EXPECT(!"normal.randstat parses");
 		return;
 	}
-	EXPECT(s.version == 4 && s.law == RS_LAW_EXPONENTIAL &&
+	EXPECT(s.version == 5 && s.law == RS_LAW_EXPONENTIAL &&
 	       s.floor_ns == 50000 && s.mean_ns == 4000000 &&
 	       s.tmin_ns == 2000000 && s.tmax_ns == 6000000 &&
 	       s.user_hz == 100);
@@ -509,11 +509,17 @@ static void t_truncated_at_line(void)
 	*strstr(text, "sampler cpu1") = '\0';
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:11:",
 		   "before 'sampler cpu1'");
-	strcpy(text, "randstat 4 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n");
+	strcpy(text, "randstat 5 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n");
 	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
 		   "before the 'cpu' line");
 	expect_bad(parse_rs("", &s, &err), RS_ERR_FORMAT, &err, "mem",
 		   "empty");
+	free(text);
+	/* /proc/randstat itself (format 5): the lines up to the blocks */
+	text = slurp("normal.randstat");
+	*strstr(text, "ns cpu0") = '\0';
+	expect_bad(parse_rs(text, &s, &err), RS_ERR_FORMAT, &err, "mem:",
+		   "/proc/stat's lines only, no 'ns cpuN' block: the per-CPU blocks are in /proc/randstat_detail");
 	free(text);
 }
 
@@ -524,7 +530,7 @@ static void t_bad_version(void)
 
 	expect_bad(rs_load_randstat(fx("badversion.randstat"), &s, &err),
 		   RS_ERR_VERSION, &err, "badversion.randstat:1:",
-		   "format version 5; this reader knows version 4");
+		   "format version 4; this reader knows version 5");
 }
 
 static void t_garbage(void)
@@ -1343,7 +1349,7 @@ static void t_prog_errors(void)
 	r = run("--stat", fx("normal.stat"), "--randstat",
 		fx("badversion.randstat"));
 	EXPECT(r.status == 2);
-	EXPECT_HAS(r.err, "badversion.randstat:1: format version 5; this reader knows version 4");
+	EXPECT_HAS(r.err, "badversion.randstat:1: format version 4; this reader knows version 5");
 	result_free(&r);
 	r = run("--stat", fx("normal.stat"), "--randstat",
 		fx("garbage.randstat"));
@@ -2061,11 +2067,11 @@ int main(int argc, char **argv)
 	tap_test("randstat --json", t_prog_json);
 	tap_test("randstat --prometheus", t_prog_prometheus);
 	tap_test("randstat: input errors, exit 2", t_prog_errors);
-	if (access("/proc/randstat", F_OK) && errno == ENOENT)
+	if (access("/proc/randstat_detail", F_OK) && errno == ENOENT)
 		tap_test("randstat: module not loaded, exit 3", t_prog_no_module);
 	else
 		tap_skip("randstat: module not loaded, exit 3",
-		     "/proc/randstat exists here");
+		     "/proc/randstat_detail exists here");
 	tap_test("randstat: usage errors, exit 1; --help", t_prog_usage);
 	tap_test("randstat, top, exec: --version, exit 0", t_prog_version);
 	if (!can_unshare())

@@ -832,7 +832,7 @@ static void t_prog_no_module(void)
 
 	RUN(&r, "top", "1", "1");
 	EXPECT(r.status == 3 && !r.out[0]);
-	EXPECT_HAS(r.err, "randstat: /proc/randstat does not exist: the randstat module is not loaded.\n"
+	EXPECT_HAS(r.err, "randstat: /proc/randstat_detail does not exist: the randstat module is not loaded.\n"
 		   "  Load it with:            sudo modprobe randstat\n");
 	if (geteuid())
 		EXPECT_HAS(r.err, "randstat top: needs root to read tracefs");
@@ -884,14 +884,14 @@ int main(int argc, char **argv)
 		 t_json_strings);
 
 	tap_test("randstat top: usage errors, exit 1; --help", t_prog_usage);
-	if (access("/proc/randstat", F_OK) && errno == ENOENT) {
+	if (access("/proc/randstat_detail", F_OK) && errno == ENOENT) {
 		tap_test("randstat top: module not loaded, exit 3", t_prog_no_module);
 		tap_test("randstat top: not root, said", t_prog_not_root);
 	} else {
 		tap_skip("randstat top: module not loaded, exit 3",
-		     "/proc/randstat exists here");
+		     "/proc/randstat_detail exists here");
 		tap_skip("randstat top: not root, said",
-		     "/proc/randstat exists here");
+		     "/proc/randstat_detail exists here");
 	}
 
 	return tap_done();

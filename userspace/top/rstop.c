@@ -42,7 +42,7 @@
 #define EXIT_INPUT	RS_EXIT_INPUT	/* tracefs, /proc or /proc/randstat */
 #define EXIT_NOMODULE	RS_EXIT_NOMODULE	/* or no randstat:sample */
 
-#define PROC_RANDSTAT	"/proc/randstat"
+#define PROC_RANDSTAT	RS_PROC_DETAIL
 #define DRAIN_NS	1000000000ull	/* drain at least this often */
 #define EVENT_BYTES	64		/* a randstat:sample in the buffer */
 #define BUFFER_SECS	30		/* what the buffer holds, undrained */
@@ -475,7 +475,7 @@ static int report(const struct top_opts *o, struct rs_tasks *t,
 	return -1;
 }
 
-/* /proc/randstat, or why not (and the exit code). */
+/* /proc/randstat_detail, or why not (and the exit code). */
 static int load_randstat(struct rs_snap *rs)
 {
 	struct rs_error err;

@@ -45,7 +45,7 @@ mount -t cgroup2 none "$CG" || diag "mount -t cgroup2 failed"
 sleep 1
 
 # late: each CPU's summed lateness (ns) and callbacks so far.
-late() { awk '$1 == "sampler" { for (i = 3; i < NF; i++) v[$i] = $(i + 1); print $2, v["late_ns"], v["samples"] - v["overruns"] }' /proc/randstat; }
+late() { awk '$1 == "sampler" { for (i = 3; i < NF; i++) v[$i] = $(i + 1); print $2, v["late_ns"], v["samples"] - v["overruns"] }' /proc/randstat_detail; }
 PH=$((2 * SECS))
 in_cg c taskset -c 1 /progs/phased 4000 1500 $((PH + 3)) >/tmp/phc
 pc=$!

@@ -18,8 +18,8 @@
 #     lie in [-(4 sigma + skew), 4 sigma + skew + I + C], with I the upper
 #     end of the interrupts bucket's 95% interval (every CPU's interrupts:
 #     an upper bound for any one cgroup's) and C the sampler's measured
-#     cost (/proc/randstat's cost_ns, every CPU) over the interval.  skew:
-#     the map, /proc/randstat and cpu.stat are read one after the other at
+#     cost (/proc/randstat_detail's cost_ns, every CPU) over the interval.  skew:
+#     the map, /proc/randstat_detail and cpu.stat are read one after the other at
 #     each end, within 10 ms each under TCG: 100 x 0.02 / T points.
 # (a) a user-only spinner in cgroup A on cpu1, a loopback UDP flood in
 #     cgroup B on cpu0 with lo's RPS map sending the NET_RX softirq work
@@ -91,13 +91,13 @@ diag "randstat cgroup --json -d 2 $SECS 1: exit $st; sampler cost over it $((c1 
 ok_or_show $? "--json: one line, it parses, its keys" /tmp/out
 diag "attached through: $(awk "$J"'{ print substr($0, index($0, "\"attach\""), 22) }' /tmp/out)"
 
-# Every sample is counted: the map's count against /proc/randstat's over
+# Every sample is counted: the map's count against /proc/randstat_detail's over
 # the same interval.  The two are read one after the other at each end,
 # within 10 ms under TCG: 2 CPUs x 10 ms / 4 ms = 5 samples, allow 10.
 awk "$J$AWK_MATH"'{ r = num($0, "randstat"); c = num($0, "counted"); l = num($0, "map_full") + num($0, "other") + num($0, "unknown_class")
-	printf "# samples: /proc/randstat %d, counted %d, lost %d\n", r, c, l
+	printf "# samples: /proc/randstat_detail %d, counted %d, lost %d\n", r, c, l
 	exit !(r > 0 && sq(r - c) <= 100 && l == 0) }' /tmp/out
-ok_or_show $? "every sample of /proc/randstat is counted in the map (within 10, the reads' skew), none lost" /tmp/out
+ok_or_show $? "every sample of /proc/randstat_detail is counted in the map (within 10, the reads' skew), none lost" /tmp/out
 
 for g in /a /b /b/in; do
 	awk -v g="$g" -v T="$SECS" -v cost="$((c1 - c0))" "$J$AWK_MATH"'{
@@ -154,7 +154,7 @@ st=$?
 wait $fs
 rmdir "$CG/full" 2>/dev/null
 awk "$J$AWK_MATH"'END { l = num($0, "map_full"); r = num($0, "randstat"); c = num($0, "counted")
-	printf "# --max-entries 2: map_full %d, other %d (errno %d), counted %d, /proc/randstat %d\n", l, num($0, "other"), num($0, "other_errno"), c, r
+	printf "# --max-entries 2: map_full %d, other %d (errno %d), counted %d, /proc/randstat_detail %d\n", l, num($0, "other"), num($0, "other_errno"), c, r
 	exit !(l > 0 && sq(r - c - l) <= 100) }' /tmp/out
 ok_or_show $? "--max-entries 2: the samples that found the map full are counted as lost (counted + lost = all, within 10)" /tmp/out
 

@@ -88,11 +88,11 @@ dmesg -c >/dev/null
 
 # --- load, read, unload ------------------------------------------------------
 load_randstat exact_cpus=
-cat /proc/randstat /proc/randstat_hist >/dev/null
+cat /proc/randstat /proc/randstat_detail /proc/randstat_hist >/dev/null
 /progs/randstat >/dev/null
 result $? "the reader runs"
 taskset -c 1 /progs/spin 2 >/dev/null
-cat /proc/randstat >/dev/null
+cat /proc/randstat /proc/randstat_detail >/dev/null
 rmmod randstat
 result $? "rmmod"
 scanned "load, read and unload" leaks
@@ -108,12 +108,12 @@ for mode in "$NL" 1; do
 		if [ $busy = 1 ]; then taskset -c 1 /progs/spin 30 >/dev/null & spin=$!; fi
 		sleep 0.5
 		/progs/wr /sys/devices/system/cpu/cpu1/online 0 >/dev/null || bad=$((bad + 1))
-		cat /proc/randstat >/dev/null
+		cat /proc/randstat /proc/randstat_detail >/dev/null
 		sleep 0.3
 		/progs/wr /sys/devices/system/cpu/cpu1/online 1 >/dev/null || bad=$((bad + 1))
 		sleep 0.3
 		[ "$busy" = 0 ] && { /progs/wr /proc/randstat reset >/dev/null || bad=$((bad + 1)); }
-		cat /proc/randstat >/dev/null
+		cat /proc/randstat /proc/randstat_detail >/dev/null
 		if [ "$busy" = 1 ]; then kill "$spin"; wait "$spin" 2>/dev/null; fi
 	done
 done
@@ -150,7 +150,7 @@ w exact_cpus "$NL" ok
 w exact_cpus 0 EINVAL
 w exact_cpus 1 ok
 w exact_cpus 0-99 EINVAL
-cat /proc/randstat >/dev/null
+cat /proc/randstat /proc/randstat_detail >/dev/null
 kill $spin
 wait $spin 2>/dev/null
 diag "$bad unexpected outcomes; now law $(param law) mean_ns $(param mean_ns) floor_ns $(param floor_ns) tickless $(param tickless) exact_cpus '$(param exact_cpus)'"
@@ -167,7 +167,7 @@ scanned "concurrent readers"
 # --- 100 reloads under load ----------------------------------------------------
 taskset -c 1 /progs/spin 3600 >/dev/null &
 spin=$!
-(while :; do cat /proc/randstat >/dev/null 2>&1; done) &
+(while :; do cat /proc/randstat /proc/randstat_detail >/dev/null 2>&1; done) &
 rd=$!
 i=0 t0=$(date +%s)
 while [ $i -lt 100 ]; do
@@ -193,7 +193,7 @@ scanned "100 reloads" leaks
 insmod /randstat.ko
 taskset -c 1 /progs/spin 3600 >/dev/null &
 pids=$!
-(while :; do cat /proc/randstat >/dev/null 2>&1; done) & pids="$pids $!"
+(while :; do cat /proc/randstat /proc/randstat_detail >/dev/null 2>&1; done) & pids="$pids $!"
 (while :; do /progs/readers 2 1 >/dev/null 2>&1; done) & pids="$pids $!"
 (while :; do /progs/wr /proc/randstat reset >/dev/null; sleep 0.2; done) & pids="$pids $!"
 (while :; do
@@ -277,7 +277,7 @@ inject() {
 after_inject() {
 	case $1 in
 	"injected ok") loaded && [ -r /proc/randstat ] && rmmod randstat ;;
-	*) ! loaded && [ ! -e /proc/randstat ] ;;
+	*) ! loaded && [ ! -e /proc/randstat ] && [ ! -e /proc/randstat_detail ] && [ ! -e /proc/randstat_hist ] ;;
 	esac
 }
 inject "insmod" 3000 insmod /randstat.ko
@@ -285,12 +285,15 @@ result $? "insmod with each of its allocations failing: a clean error, nothing l
 loaded && rmmod randstat
 scanned "fault injection at load" leaks
 
-# Opening and reading /proc/randstat, writing "reset" to it, and writing
+# Opening and reading /proc/randstat and /proc/randstat_detail, writing
+# "reset" to /proc/randstat, and writing
 # the parameters whose setters allocate (or may: cpumask_var_t).
 insmod /randstat.ko
-after_inject() { cat /proc/randstat >/dev/null; }
+after_inject() { cat /proc/randstat /proc/randstat_detail >/dev/null; }
 inject "read /proc/randstat" 1000 read /proc/randstat
 result $? "open and read /proc/randstat with each allocation failing: a clean error, then reads work"
+inject "read /proc/randstat_detail" 1000 read /proc/randstat_detail
+result $? "open and read /proc/randstat_detail with each allocation failing: a clean error, then reads work"
 inject "reset" 1000 write /proc/randstat reset
 result $? "reset with each allocation failing: a clean error, then reads work"
 # A refused write keeps the old value (1, nohz_full's CPU), a taken one
@@ -300,7 +303,7 @@ after_inject() {
 	_got=$(param exact_cpus)
 	/progs/wr $P/exact_cpus 1 >/dev/null
 	[ "$_got" = "$_want" ] || diag "exact_cpus is '$_got', expected '$_want'"
-	cat /proc/randstat >/dev/null && [ "$_got" = "$_want" ]
+	cat /proc/randstat /proc/randstat_detail >/dev/null && [ "$_got" = "$_want" ]
 }
 inject "exact_cpus=" 1000 write $P/exact_cpus "$NL"
 result $? "exact_cpus= with each allocation failing: a clean error, then reads work"
@@ -343,9 +346,9 @@ for ko in /ko/break-*.ko; do
 	want=$(cat "/ko/break-$what.expect")
 	dmesg -c >/dev/null
 	insmod "$ko" exact_cpus=
-	cat /proc/randstat /proc/randstat_hist >/dev/null
+	cat /proc/randstat /proc/randstat_detail /proc/randstat_hist >/dev/null
 	taskset -c 1 /progs/spin 1 >/dev/null
-	cat /proc/randstat >/dev/null
+	cat /proc/randstat /proc/randstat_detail >/dev/null
 	sleep 0.5
 	rmmod randstat
 	found=$( { kmemleak_scan; dmesg; } | grep -F -m 1 "$want")

@@ -142,7 +142,7 @@ st=$?
 	sed -n 3p /tmp/out | grep -q '^cpu ' && ! grep -q '^cpu  1 1 1 1 1 1 1 1 1 1$' /tmp/out
 ok_or_show $? "randstat exec setuid root: a plain user gets the served /proc/stat (not its --stat), as itself" /tmp/out
 cat /proc/stat >/tmp/secret.stat
-cat /proc/randstat >/tmp/secret.rs
+cat /proc/randstat_detail >/tmp/secret.rs
 chmod 600 /tmp/secret.stat /tmp/secret.rs
 /tmp/randstat-suid --stat /tmp/secret.stat --randstat /tmp/secret.rs >/tmp/out 2>&1
 st=$?

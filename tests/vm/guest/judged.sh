@@ -49,7 +49,7 @@ fi
 dmesg -c >/dev/null
 load_randstat exact_cpus=
 [ "$(param tickless)" = Y ] && [ "$(param law)" = exponential ] &&
-	grep -q '^sampler cpu1 online 1 mode sampled ' /proc/randstat
+	grep -q '^sampler cpu1 online 1 mode sampled ' /proc/randstat_detail
 result $? "default parameters (tickless=1, law=exponential), cpu1 sampled"
 
 if [ "$NOHZ" -eq 1 ] && [ "$POLL" -eq 1 ]; then
@@ -193,7 +193,7 @@ fi # NOHZ: the periodic job
 # caught all three, as in about one boot in two here), the last run's busy
 # share is judged alone, the tick comparison not made.  The allowance is
 # measured in the run itself: 2 L x 250 transitions a second, L the mean
-# lateness of the CPU's samples over the run (/proc/randstat's late_ns).
+# lateness of the CPU's samples over the run (/proc/randstat_detail's late_ns).
 # How late the emulator delivers timers changes from boot to boot, not
 # with randstat (68-590 us on the same code here, the other workloads of
 # the same boots 45-125 us), and a fixed L = 250 us failed the boots above

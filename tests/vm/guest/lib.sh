@@ -365,7 +365,7 @@ function special(line, name,   i) {
 }
 '
 # cost_ns: every CPU's sampler cost so far, ns.
-cost_ns() { awk '$1 == "sampler" { for (i = 2; i < NF; i++) if ($i == "cost_ns") s += $(i + 1) } END { printf "%.0f\n", s }' /proc/randstat; }
+cost_ns() { awk '$1 == "sampler" { for (i = 2; i < NF; i++) if ($i == "cost_ns") s += $(i + 1) } END { printf "%.0f\n", s }' /proc/randstat_detail; }
 # in_cg NAME CMD...: run CMD in cgroup NAME (made if need be), in the background.
 in_cg() {
 	_n=$1

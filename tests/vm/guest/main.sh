@@ -28,34 +28,42 @@ dmesg -c >/dev/null	# the dmesg test looks at what randstat causes
 # --- loading -------------------------------------------------------------
 load_randstat
 
-# The format (Documentation/admin-guide.rst), line by line.
-awk -v ncpu="$(grep -c ^processor /proc/cpuinfo)" '
-	NR == 1 { ok = ($0 == "randstat 4 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100"); next }
+# The format (Documentation/admin-guide.rst), line by line: /proc/randstat
+# has /proc/stat's lines alone, /proc/randstat_detail the same and a block
+# of four lines per possible CPU.
+# layout DETAIL FILE: the lines of FILE as format 5 has them.
+layout() {
+	awk -v ncpu="$(grep -c ^processor /proc/cpuinfo)" -v detail="$1" '
+	NR == 1 { ok = ($0 == "randstat 5 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100"); next }
 	$1 == "cpu" { ok = ok && NF == 11 && NR == 2; next }
 	$1 ~ /^cpu[0-9]+$/ { ok = ok && NF == 11 && !rows; online++; next }
-	$1 == "ns" || $1 == "samples" || $1 == "exact" { ok = ok && NF == 12; rows++; next }
-	$1 == "sampler" { ok = ok && NF == 26 && $3 == "online" && $5 == "mode" &&
+	detail && ($1 == "ns" || $1 == "samples" || $1 == "exact") { ok = ok && NF == 12; rows++; next }
+	detail && $1 == "sampler" { ok = ok && NF == 26 && $3 == "online" && $5 == "mode" &&
 		($6 == "sampled" || $6 == "exact") && $7 == "dormant" && $9 == "elapsed_ns" &&
 		$11 == "sampled_ns" && $13 == "samples" && $15 == "overruns" &&
 		$17 == "dormancies" && $19 == "cost_ns" && $21 == "cost_max_ns" &&
 		$23 == "late_ns" && $25 == "late_max_ns"; samplers++; next }
 	{ ok = 0; print "# unexpected line: " $0 }
 	END {
-		print "# " online " cpuN lines, " samplers " sampler lines, ncpu " ncpu
-		exit !(ok && online == ncpu && samplers >= ncpu && rows == 3 * samplers)
-	}' /proc/randstat
-result $? "/proc/randstat has the format-v4 layout"
+		print "# " FILENAME ": " NR " lines, " online " cpuN lines, " samplers + 0 " sampler lines, ncpu " ncpu
+		exit !(ok && online == ncpu && (detail ? samplers >= ncpu && rows == 3 * samplers : NR == ncpu + 2))
+	}' "$2"
+}
+layout 0 /proc/randstat
+result $? "/proc/randstat has the format-v5 layout: the header, cpu, one cpuN per online CPU, nothing else"
+layout 1 /proc/randstat_detail
+result $? "/proc/randstat_detail has the format-v5 layout: the same lines, then ns, samples, exact and sampler per CPU"
 # The histograms, one cost_hist and one late_hist line per possible CPU
-# (as many as /proc/randstat's sampler lines), 32 buckets each.
-awk -v nposs="$(grep -c '^sampler cpu' /proc/randstat)" '
+# (as many as /proc/randstat_detail's sampler lines), 32 buckets each.
+awk -v nposs="$(grep -c '^sampler cpu' /proc/randstat_detail)" '
 	BEGIN { n = 0 }
-	NR == 1 { ok = ($0 == "randstat_hist 4"); next }
+	NR == 1 { ok = ($0 == "randstat_hist 5"); next }
 	NR == 2 { ok = ok && $1 == "hist_bounds_ns" && NF == 33 && $2 == 0 && $3 == 64; next }
 	$1 == "cost_hist" && $2 == "cpu" n { ok = ok && NF == 34; next }
 	$1 == "late_hist" && $2 == "cpu" n { ok = ok && NF == 34; n++; next }
 	{ ok = 0; print "# unexpected line: " $0 }
 	END { print "# " n " CPUs of histograms, " nposs " possible"; exit !(ok && n == nposs) }' /proc/randstat_hist
-result $? "/proc/randstat_hist has the format-v4 layout"
+result $? "/proc/randstat_hist has the format-v5 layout"
 # params: every parameter, in one line.
 params() { echo "$(param law) $(param floor_ns) $(param mean_ns) $(param tmin_ns) $(param tmax_ns)"; }
 DEFAULTS="exponential 50000 4000000 2000000 6000000"

@@ -28,7 +28,7 @@ P=/sys/module/randstat/parameters
 # randstat is loaded (for the exact mode's test at the end).
 loc_rate spin_none taskset -c 1 /progs/spin 5
 load_randstat exact_cpus=
-grep -q '^sampler cpu1 online 1 mode sampled ' /proc/randstat
+grep -q '^sampler cpu1 online 1 mode sampled ' /proc/randstat_detail
 result $? "exact_cpus= (empty): nohz_full cpu1 is sampled (mode sampled)"
 
 VT_PROG='END {
@@ -93,13 +93,13 @@ for bad in 0 0-1 99999 abc 1-; do
 	o=$(/progs/wr $P/exact_cpus "$bad")
 	diag "exact_cpus='$bad': $o, now '$(cat $P/exact_cpus)'"
 	[ "$o" = EINVAL ] && [ -z "$(cat $P/exact_cpus)" ] &&
-		grep -q '^sampler cpu1 online 1 mode sampled ' /proc/randstat
+		grep -q '^sampler cpu1 online 1 mode sampled ' /proc/randstat_detail
 	result $? "exact_cpus='$bad' refused with EINVAL, cpu1 still sampled"
 done
 o=$(/progs/wr $P/exact_cpus 1)
 [ "$o" = ok ] && [ "$(cat $P/exact_cpus)" = 1 ] &&
-	grep -q '^sampler cpu1 online 1 mode exact dormant 0 ' /proc/randstat &&
-	grep -q '^sampler cpu0 online 1 mode sampled ' /proc/randstat
+	grep -q '^sampler cpu1 online 1 mode exact dormant 0 ' /proc/randstat_detail &&
+	grep -q '^sampler cpu0 online 1 mode sampled ' /proc/randstat_detail
 result $? "exact_cpus=1: cpu1 in mode exact, cpu0 still sampled ($o)"
 # A nohz_full CPU running one task takes (nearly) no interrupt; randstat
 # must add none: within 2/s of the rate without the module.
@@ -131,7 +131,7 @@ judge "mode exact: cpu1's classes equal /proc/stat's" 'END {
 snap e0
 /progs/wr /sys/devices/system/cpu/cpu1/online 0 >/dev/null &&
 	/progs/wr /sys/devices/system/cpu/cpu1/online 1 >/dev/null &&
-	grep -q '^sampler cpu1 online 1 mode exact ' /proc/randstat
+	grep -q '^sampler cpu1 online 1 mode exact ' /proc/randstat_detail
 st=$?
 sleep 1
 snap e1

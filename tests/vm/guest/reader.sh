@@ -20,7 +20,7 @@ dmesg -c >/dev/null
 # other, as NAME.stat and NAME.randstat.
 fixture() {
 	cat /proc/stat >/tmp/fx.stat
-	cat /proc/randstat >/tmp/fx.randstat
+	cat /proc/randstat_detail >/tmp/fx.randstat
 	for f in stat randstat; do
 		echo "RANDSTAT-FIXTURE-BEGIN $1.$f"
 		cat "/tmp/fx.$f"
@@ -146,7 +146,7 @@ ok_or_show $? "interval during a spin on cpu1: cpu1 %usr >= 90" /tmp/out
 # --- --json ------------------------------------------------------------------
 # common_keys FILE KEY...: the keys of every report, and KEY...
 common_keys() {
-	keys "$@" '{"version":1,"format":4,' '"time":' '"interval_s":' '"law":"exponential",' \
+	keys "$@" '{"version":1,"format":5,' '"time":' '"interval_s":' '"law":"exponential",' \
 		'"floor_ns":50000,' '"mean_ns":4000000,' '"tmin_ns":2000000,' \
 		'"tmax_ns":6000000,' '"reset":' '"notes":[' '"cpus":['
 }
@@ -163,7 +163,7 @@ st=$?
 cat /tmp/err >>/tmp/out
 [ $st -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 1 ] && awk "$JSONCHECK" /tmp/out &&
 	cpu_keys /tmp/out '"mode":"since_start"' '"interval_s":null' '"reset":false'
-ok_or_show $? "--json: one line, parses, format 4 since_start with all, 0 and 1" /tmp/out
+ok_or_show $? "--json: one line, parses, format 5 since_start with all, 0 and 1" /tmp/out
 
 $RS --json 1 2 >/tmp/out 2>/tmp/err
 st=$?

@@ -156,10 +156,10 @@ result $? "idle guest, each window with randstat: every CPU's idle+iowait is /pr
 # for a moment).
 dormant1() {
 	for _i in 1 2 3 4 5 6 7 8 9 10; do
-		grep -q '^sampler cpu1 online 1 mode sampled dormant 1 ' /proc/randstat && return 0
+		grep -q '^sampler cpu1 online 1 mode sampled dormant 1 ' /proc/randstat_detail && return 0
 		sleep 0.2
 	done
-	grep '^sampler cpu1 ' /proc/randstat | sed 's/^/# /'
+	grep '^sampler cpu1 ' /proc/randstat_detail | sed 's/^/# /'
 	return 1
 }
 sleep 1

@@ -18,7 +18,7 @@
 static const char *prog;
 
 static const char rs_v4[] =
-	"randstat 4 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n"
+	"randstat 5 law exponential floor_ns 50000 mean_ns 4000000 tmin_ns 2000000 tmax_ns 6000000 user_hz 100\n"
 	"cpu  2 0 9 589 0 0 0 0 0 0\n"
 	"ns cpu0 4017552 0 75219013 2949429131 0 0 0 0 0 0\n"
 	"sampler cpu0 online 1 mode sampled dormant 1 elapsed_ns 3028665696 sampled_ns 216643578 samples 54 overruns 0 dormancies 31 cost_ns 393856 cost_max_ns 33902 late_ns 4633466 late_max_ns 486148\n"

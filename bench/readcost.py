@@ -28,8 +28,10 @@ import math
 import statistics
 import sys
 
-FILES = ("/proc/stat", "/proc/randstat", "/proc/randstat_hist")
+FILES = ("/proc/stat", "/proc/randstat", "/proc/randstat_detail",
+         "/proc/randstat_hist")
 SHORT = {"/proc/stat": "stat", "/proc/randstat": "randstat",
+         "/proc/randstat_detail": "randstat_detail",
          "/proc/randstat_hist": "randstat_hist"}
 SLOPE_BAR = 1.5
 SLOWDOWN_BAR = 0.10
@@ -144,9 +146,13 @@ def readcost(k, runs, out):
         md += ["", f"Per-CPU cost (least-squares slope of us/read against vCPUs, ± 95%): "
                f"/proc/stat {st[0]:.2f} ± {1.96 * st[1]:.2f} us, /proc/randstat {rs[0]:.2f} ± "
                f"{1.96 * rs[1]:.2f} us: {ratio:.2f} ± {1.96 * rse:.2f} times /proc/stat's."]
-        if "/proc/randstat_hist" in slopes:
-            h = slopes["/proc/randstat_hist"]
-            md[-1] += f" /proc/randstat_hist: {h[0]:.2f} ± {1.96 * h[1]:.2f} us."
+        for f in ("/proc/randstat_detail", "/proc/randstat_hist"):
+            if f in slopes:
+                h = slopes[f]
+                k.diag(f"per-CPU cost of {f}: {h[0]:.2f} +- {1.96 * h[1]:.2f} us "
+                       f"({h[0] / st[0]:.2f}x /proc/stat's)")
+                md[-1] += (f" {f}: {h[0]:.2f} ± {1.96 * h[1]:.2f} us "
+                           f"({h[0] / st[0]:.2f} times).")
     else:
         k.result(False, "bench: per-CPU cost of a read measured at two guest sizes or more")
     return md

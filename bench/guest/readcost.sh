@@ -25,7 +25,9 @@ echo "I readcost ncpu $NCPU secs $S rounds $R"
 insmod /randstat.ko || { echo "E insmod failed"; exit 1; }
 sleep 0.5
 FILES="/proc/stat /proc/randstat"
-[ -r /proc/randstat_hist ] && FILES="$FILES /proc/randstat_hist"
+for f in /proc/randstat_detail /proc/randstat_hist; do
+	[ -r $f ] && FILES="$FILES $f"
+done
 
 # block FILE MODE ROUND: one reader on cpu0 for S s, cpu1 as MODE says.
 block() {

@@ -301,6 +301,26 @@ fail() {
 	} >>"$body"
 }
 
+# suite_complete NAME KTAP LOG: the checks that a finished guest's suite
+# did not end early or empty: a failing test of this script's for each
+# of: its script's exit status (init prints it at RANDSTAT-KTAP-END) is
+# not 0; it printed no test; its plan is missing or is not the count of
+# tests it printed.
+suite_complete() {
+	local name=$1 ktap=$2 log=$3 status plan ran
+	status=$(tr -d '\r' <"$log" | sed -n 's/^RANDSTAT-KTAP-END .* status \([0-9]*\)$/\1/p' | tail -n 1)
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$ktap" | tail -n 1)
+	ran=$(grep -cE '^(not )?ok ' "$ktap") || true
+	[ "${status:-?}" = 0 ] ||
+		fail "$name: its script ran to its end (exit status ${status:-unknown})"
+	[ "$ran" -gt 0 ] || fail "$name: it printed a test"
+	if [ -z "$plan" ]; then
+		fail "$name: it printed its plan"
+	elif [ "$plan" -ne "$ran" ]; then
+		fail "$name: its plan is the tests it printed (plan $plan, printed $ran)"
+	fi
+}
+
 # run_suites PREFIX: boot each suite on KERNEL with MODDIR and ko.
 run_suites() {
 	local pre=$1 s name extra start finished line rest infx rd
@@ -402,6 +422,12 @@ run_suites() {
 			*)	echo "# $line" ;;
 			esac
 		done < <(cat "$out/$name.ktap" ${host:+"$host"}) >>"$body"
+		# A suite must not pass by stopping: its script ran to its end
+		# (status 0: ktap_end is its last word), printed a test, and
+		# printed its plan, which counts what it ran.
+		if [ "$finished" -eq 1 ]; then
+			suite_complete "${pre:+$pre: }$s" "$out/$name.ktap" "$out/$name.log"
+		fi
 		n=$((n + 1))
 		if [ "$finished" -eq 1 ]; then
 			echo "ok $n ${pre:+$pre: }$s: guest ran to the end ($((SECONDS - start)) s)" >>"$body"

@@ -8,13 +8,37 @@
 # on that job plain and under `randstat exec` (randstat-fs).  Exits 0 only
 # if the demonstration came out as it should.
 #
-#   make demo                 the demonstration (about 2 minutes)
+#   make demo                 the demonstration (about 2 minutes once
+#                             the packages are there)
 #   make demo INTERACTIVE=1   then a shell in the guest, module loaded
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
 say() { printf '\n== %s\n' "$*" >&2; }
+
+# What it will do to this machine, before it does it.
+missing=$(bash tests/deps.sh --missing demo)
+cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
+{
+	echo "make demo will:"
+	if [ -n "$missing" ]; then
+		echo "  - install $(wc -w <<<"$missing") Debian packages with apt-get (as root; a few minutes"
+		echo "    the first time): $missing" | fold -s -w 76 | sed '2,$s/^/      /'
+	else
+		echo "  - install no package: the ones it needs are installed"
+	fi
+	echo "  - unpack Debian's kernel image into $cache/unpacked"
+	echo "    (apt-get download and dpkg-deb -x: no boot entry, nothing in /boot)"
+	echo "  - build the module and the tools in $repo"
+	echo "  - boot that kernel in QEMU, an ordinary process (no KVM needed), and show"
+	echo "    its results: about 2 minutes once the packages are there"
+	echo "  It starts no service and leaves nothing running."
+} >&2
+if [ -n "$missing" ] && [ -t 0 ] && [ "$(id -u)" -eq 0 ]; then
+	read -r -p "Go on? [Y/n] " answer
+	case $answer in [nN]*) echo "Nothing done." >&2; exit 1 ;; esac
+fi
 
 say "Checking Debian packages (kernel, headers, qemu, busybox)"
 bash tests/deps.sh demo

@@ -11,7 +11,15 @@
 #
 #   deps.sh          everything make check needs
 #   deps.sh demo     what make demo needs (no kernel source for KUnit)
+#   deps.sh --missing [demo]   only print the Debian packages that are
+#                    missing, one line, and change nothing
 set -euo pipefail
+
+list_only=0
+if [ "${1:-}" = --missing ]; then
+	list_only=1
+	shift
+fi
 
 packages=(
 	gcc make libc6-dev				# module, reader
@@ -44,6 +52,10 @@ for p in "${packages[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
 		grep -q 'install ok installed' || missing+=("$p")
 done
+if [ "$list_only" = 1 ]; then
+	echo "${missing[*]}"
+	exit 0
+fi
 if [ ${#missing[@]} -gt 0 ]; then
 	if [ "$(id -u)" -ne 0 ]; then
 		echo "randstat: missing Debian packages: ${missing[*]}" >&2

@@ -25,6 +25,11 @@
 #   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
 #            and purge in a bookworm chroot, and a real node_exporter
 #            (tests/deb.sh; TAP)
+#   readme   the README's commands as written, in a clean bookworm chroot
+#            standing for a newcomer's machine: its prerequisites line,
+#            make, make install and uninstall, make deb and apt install,
+#            --help and --version of what they install, and that every
+#            path it names exists (tests/readme.sh; TAP)
 #   srcpkg   the source package (dpkg-source -b, lintian), its binaries
 #            built from it in a clean bookworm chroot as a buildd would,
 #            twice: byte-identical (tests/srcpkg.sh; TAP)
@@ -138,7 +143,7 @@ run_suite() {
 	skipped=$((skipped + s))
 }
 
-suites=${SUITES:-style reader sanitize hostpath kunit vm debug bench deb srcpkg}
+suites=${SUITES:-style reader sanitize hostpath kunit vm debug bench deb readme srcpkg}
 for s in $suites; do
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
@@ -151,6 +156,7 @@ for s in $suites; do
 			RANDSTAT_OUT="$out/debug" bash tests/vm/run.sh ;;
 	bench)	run_suite bench 0 bash bench/run.sh --short ;;
 	deb)	run_suite deb 0 bash tests/deb.sh ;;
+	readme)	run_suite readme 0 bash tests/readme.sh ;;
 	srcpkg)	run_suite srcpkg 0 bash tests/srcpkg.sh ;;
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
 	esac

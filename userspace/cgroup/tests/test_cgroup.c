@@ -228,6 +228,44 @@ static void t_args(void)
 	EXPECT(run("--max-entries 0", out, sizeof(out)) == 1);
 }
 
+/* The output of @cmd (stdout and stderr) into @out; its exit status. */
+static int shell(const char *cmd, char *out, size_t len)
+{
+	FILE *f = popen(cmd, "r");
+	size_t n;
+	int st;
+
+	out[0] = '\0';
+	if (!f)
+		return -1;
+	n = fread(out, 1, len - 1, f);
+	out[n] = '\0';
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/*
+ * -Werror only with WERROR=1, as userspace/Makefile: other compilers and
+ * flags (DEB_BUILD_OPTIONS, sanitizers) must build what they warn about.
+ * The make that runs this test passes its own WERROR in MAKEFLAGS: unset.
+ */
+static void t_werror(void)
+{
+	static const char cmd[] = "env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS "
+		"-u WERROR make -n -B randstat-cgroup.o rscg.bpf.o %s 2>&1";
+	char line[256], out[16384];
+
+	snprintf(line, sizeof(line), cmd, "");
+	EXPECT(shell(line, out, sizeof(out)) == 0);
+	EXPECT_HAS(out, "-c -o randstat-cgroup.o randstat-cgroup.c");
+	EXPECT_HAS(out, "-target bpf");
+	EXPECT_HASNT(out, "-Werror");
+	snprintf(line, sizeof(line), cmd, "WERROR=1");
+	EXPECT(shell(line, out, sizeof(out)) == 0);
+	EXPECT_HAS(out, "-Wextra -Werror");
+	EXPECT_HAS(out, "-Wall -Werror -target bpf");
+}
+
 static void t_manpage(void)
 {
 	tap_expect_manpage("randstat-cgroup.1");
@@ -251,5 +289,6 @@ int main(int argc, char **argv)
 	tap_test("the Prometheus text: lines, escapes, promtool check metrics", t_prom);
 	tap_test("arguments: usage and errors", t_args);
 	tap_test("randstat-cgroup.1 formats without warnings", t_manpage);
+	tap_test("-Werror only with WERROR=1", t_werror);
 	return tap_done();
 }

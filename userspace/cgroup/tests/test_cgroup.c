@@ -233,6 +233,33 @@ static void t_promtool(void)
 	expect_promtool(buf);
 }
 
+/*
+ * A cgroup's name is any bytes but '/': label values must be UTF-8 (the
+ * exposition format; promtool says "invalid label value", node_exporter
+ * drops the whole file).  Bytes that are not UTF-8 become U+FFFD, "é"
+ * stays, a newline is \n.
+ */
+static const struct rscg_prom_series prom_odd[] = {
+	{ "/caf\xc3\xa9/bad\xff\xc3(\n)\xed\xa0\x80", { 1e9, 0, 0 } },
+};
+
+static void t_prom_utf8(void)
+{
+	char buf[8192];
+
+	prom_text(prom_odd, 1, buf, sizeof(buf));
+	EXPECT_HAS(buf, "{cgroup=\"/caf\xc3\xa9/bad\xef\xbf\xbd\xef\xbf\xbd(\\n)"
+		   "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\",mode=\"user\"} 1.000000\n");
+}
+
+static void t_promtool_utf8(void)
+{
+	char buf[8192];
+
+	prom_text(prom_odd, 1, buf, sizeof(buf));
+	expect_promtool(buf);
+}
+
 static bool have_promtool(void)
 {
 	return system("command -v promtool >/dev/null 2>&1") == 0;
@@ -326,6 +353,12 @@ int main(int argc, char **argv)
 		tap_test("promtool check metrics accepts the Prometheus text", t_promtool);
 	else
 		tap_skip("promtool check metrics accepts the Prometheus text",
+			 "promtool not found (Debian's prometheus: make check puts tests/unpack.sh's copy on PATH)");
+	tap_test("Prometheus label values: UTF-8, bad bytes as U+FFFD", t_prom_utf8);
+	if (have_promtool())
+		tap_test("promtool accepts a cgroup name that is not UTF-8", t_promtool_utf8);
+	else
+		tap_skip("promtool accepts a cgroup name that is not UTF-8",
 			 "promtool not found (Debian's prometheus: make check puts tests/unpack.sh's copy on PATH)");
 	tap_test("arguments: usage and errors", t_args);
 	tap_test("randstat-cgroup.1 formats without warnings", t_manpage);

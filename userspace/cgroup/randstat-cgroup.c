@@ -405,18 +405,6 @@ static const struct ent *snap_find(const struct snap *s, const struct rscg_key *
 
 /* --- one interval ------------------------------------------------------- */
 
-struct row {
-	int cg;			/* index in the tree, -1 for the special rows */
-	const char *path;
-	uint64_t id;
-	int depth;
-	struct rscg_acc acc;
-	struct rscg_est e[RSCG_NGROUPS];
-	double k_usage, k_user, k_system;	/* cpu.stat, % (NAN: none) */
-	bool out_user, out_system;
-	bool shown;
-};
-
 /* Cumulative seconds per cgroup id, for --prometheus. */
 struct cum {
 	uint64_t id;
@@ -428,50 +416,10 @@ static struct cum *cums;
 static size_t ncums;
 static double cum_nobody[RSCG_NCLASSES];
 static uint64_t cum_lost[RSCG_NLOST];
-static const char *const cls_names[RSCG_NCLASSES] = {
-	"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
-	"guest", "guest_nice",
-};
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-static void json_num(FILE *f, double x)
-{
-	if (isnan(x))
-		fputs("null", f);
-	else
-		fprintf(f, "%.4f", x);
-}
-
-static void json_est(FILE *f, const char *name, const struct rscg_est *e)
-{
-	fprintf(f, "\"%s\":{\"samples\":%llu,\"pct\":", name, (unsigned long long)e->k);
-	json_num(f, e->pct);
-	fputs(",\"ci\":[", f);
-	json_num(f, e->lo);
-	fputc(',', f);
-	json_num(f, e->hi);
-	fputs("]}", f);
-}
-
 static int cmp_busy(const void *a, const void *b)
 {
-	double x = ((const struct row *)a)->e[RSCG_G_BUSY].ns;
-	double y = ((const struct row *)b)->e[RSCG_G_BUSY].ns;
+	double x = ((const struct rscg_row *)a)->e[RSCG_G_BUSY].ns;
+	double y = ((const struct rscg_row *)b)->e[RSCG_G_BUSY].ns;
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }
@@ -481,7 +429,7 @@ static const char *attach_kind;
 static uint64_t n_randstat, n_counted;
 static size_t n_entries;	/* the map's keys after the interval's deletions */
 
-static void print_text(struct row *rows, size_t nrows, struct row *sp,
+static void print_text(struct rscg_row *rows, size_t nrows, struct rscg_row *sp,
 		       double t_s, const uint64_t *dlost)
 {
 	static bool legend;
@@ -503,7 +451,7 @@ static void print_text(struct row *rows, size_t nrows, struct row *sp,
 	       "95% interval", "%nice", "%sys", "95% interval", "%usage", "%user",
 	       "%system");
 	for (i = 0; i < nrows; i++) {
-		struct row *r = &rows[i];
+		struct rscg_row *r = &rows[i];
 
 		if (!r->shown)
 			continue;
@@ -532,71 +480,23 @@ static void print_text(struct row *rows, size_t nrows, struct row *sp,
 	fflush(stdout);
 }
 
-static void print_json(struct row *rows, size_t nrows, struct row *sp,
-		       double t_s, const uint64_t *dlost)
+static int print_json(struct rscg_row *rows, size_t nrows, struct rscg_row *sp,
+		      double t_s, const uint64_t *dlost)
 {
-	static const char *const sname[] = { "interrupts", "idle", "removed" };
-	size_t i;
-	int j, c;
-	bool first = true;
+	struct rscg_report r = {
+		.time = (long long)time(NULL),
+		.interval_s = t_s,
+		.attach = attach_kind,
+		.map_entries = n_entries,
+		.samples_randstat = n_randstat,
+		.samples_counted = n_counted,
+		.lost = dlost,
+		.buckets = sp,
+		.rows = rows,
+		.nrows = nrows,
+	};
 
-	printf("{\"view\":\"cgroup\",\"time\":%lld,\"interval_s\":%.6f,\"attach\":\"%s\","
-	       "\"map_entries\":%zu,\"samples\":{\"randstat\":%llu,\"counted\":%llu},"
-	       "\"lost\":{\"map_full\":%llu,\"other\":%llu,\"unknown_class\":%llu,\"other_errno\":%llu}",
-	       (long long)time(NULL), t_s, attach_kind, n_entries,
-	       (unsigned long long)n_randstat, (unsigned long long)n_counted,
-	       (unsigned long long)dlost[RSCG_LOST_FULL],
-	       (unsigned long long)dlost[RSCG_LOST_OTHER],
-	       (unsigned long long)dlost[RSCG_LOST_CLASS],
-	       (unsigned long long)dlost[RSCG_LOST_ERRNO]);
-	for (j = 0; j < 3; j++) {
-		printf(",\"%s\":{", sname[j]);
-		for (c = 0; c < RSCG_NCLASSES; c++)
-			printf("%s\"%s\":%llu", c ? "," : "", cls_names[c],
-			       (unsigned long long)sp[j].acc.k[c]);
-		printf(",");
-		json_est(stdout, "busy", &sp[j].e[RSCG_G_BUSY]);
-		printf(",");
-		json_est(stdout, "interrupts", &sp[j].e[RSCG_G_INTR]);
-		printf(",");
-		json_est(stdout, "idle", &sp[j].e[RSCG_G_IDLE]);
-		printf("}");
-	}
-	printf(",\"cgroups\":[");
-	for (i = 0; i < nrows; i++) {
-		struct row *r = &rows[i];
-
-		if (!r->shown)
-			continue;
-		printf("%s{\"path\":", first ? "" : ",");
-		first = false;
-		json_str(stdout, r->path);
-		printf(",\"id\":%llu,\"depth\":%d,\"samples\":{", (unsigned long long)r->id, r->depth);
-		for (c = 0; c < RSCG_NCLASSES; c++)
-			printf("%s\"%s\":%llu", c ? "," : "", cls_names[c],
-			       (unsigned long long)r->acc.k[c]);
-		printf("},\"randstat\":{");
-		json_est(stdout, "usr", &r->e[RSCG_G_USR]);
-		putchar(',');
-		json_est(stdout, "nice", &r->e[RSCG_G_NICE]);
-		putchar(',');
-		json_est(stdout, "sys", &r->e[RSCG_G_SYS]);
-		putchar(',');
-		json_est(stdout, "user_all", &r->e[RSCG_G_USER_ALL]);
-		putchar(',');
-		json_est(stdout, "busy", &r->e[RSCG_G_BUSY]);
-		printf("},\"cpu_stat\":");
-		if (isnan(r->k_usage)) {
-			printf("null}");
-			continue;
-		}
-		printf("{\"usage\":%.4f,\"user\":%.4f,\"system\":%.4f,"
-		       "\"user_outside\":%s,\"system_outside\":%s}}",
-		       r->k_usage, r->k_user, r->k_system,
-		       r->out_user ? "true" : "false", r->out_system ? "true" : "false");
-	}
-	printf("]}\n");
-	fflush(stdout);
+	return rscg_json_print(stdout, &r);
 }
 
 static int cmp_cum(const void *a, const void *b)
@@ -627,8 +527,8 @@ static struct cum *cum_get(uint64_t id)
  * temporary file renamed over it, as node_exporter's textfile collector
  * wants).  Counters of cgroups that went away are dropped.
  */
-static int prom_write(const char *path, struct row *rows, size_t nrows,
-		      const struct row *nobody, const uint64_t *dlost, long top, int depth)
+static int prom_write(const char *path, struct rscg_row *rows, size_t nrows,
+		      const struct rscg_row *nobody, const uint64_t *dlost, long top, int depth)
 {
 	static const enum rscg_group grp[] = { RSCG_G_USR, RSCG_G_NICE, RSCG_G_SYS };
 	struct rscg_prom_series *ser;
@@ -711,7 +611,7 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 	double t_ns = (double)(b->when.tv_sec - a->when.tv_sec) * 1e9 +
 		      (double)(b->when.tv_nsec - a->when.tv_nsec);
 	double *w = calloc((size_t)ncpu, sizeof(*w)), fb;
-	struct row *rows = calloc(t->n + 1, sizeof(*rows)), sp[3];
+	struct rscg_row *rows = calloc(t->n + 1, sizeof(*rows)), sp[3];
 	uint64_t dlost[RSCG_NLOST];
 	size_t i, shown = 0;
 	int c, g, j, ret = 0;
@@ -773,7 +673,7 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 		for (j = 0; j < 3; j++)
 			rscg_estimate(&sp[j].acc, (enum rscg_group)g, t_ns, fb, &sp[j].e[g]);
 	for (i = 0; i < t->n; i++) {
-		struct row *r = &rows[i];
+		struct rscg_row *r = &rows[i];
 		const struct cg *cb = &t->v[i];
 		int ia = tree_find(&a->tree, cb->id);
 		const struct cg *ca = ia >= 0 ? &a->tree.v[ia] : NULL;
@@ -792,7 +692,7 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 	}
 	qsort(rows, t->n, sizeof(*rows), cmp_busy);
 	for (i = 0; i < t->n; i++) {
-		struct row *r = &rows[i];
+		struct rscg_row *r = &rows[i];
 
 		r->shown = r->depth <= o->depth &&
 			   (!o->glob || !fnmatch(o->glob, r->path, 0)) &&

@@ -12,6 +12,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "rscg.h"
 #include "tests/tap.h"
 
@@ -265,6 +267,144 @@ static bool have_promtool(void)
 	return system("command -v promtool >/dev/null 2>&1") == 0;
 }
 
+/*
+ * A report of two cgroups: one with a name that is not UTF-8 and has a
+ * quote, a backslash and control characters, one without cpu.stat;
+ * rscg_json_print() of it in @buf.
+ */
+static void json_report(char *buf, size_t size)
+{
+	static struct rscg_row rows[3], sp[3];
+	static const uint64_t lost[RSCG_NLOST] = { 1, 2, 3, 4 };
+	struct rscg_report r = {
+		.time = 1700000000, .interval_s = 1.5, .attach = "raw_tp",
+		.map_entries = 7, .samples_randstat = 100, .samples_counted = 98,
+		.lost = lost, .buckets = sp, .rows = rows, .nrows = 3,
+	};
+	size_t n;
+	FILE *f = tmpfile();
+
+	buf[0] = '\0';
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	memset(rows, 0, sizeof(rows));
+	memset(sp, 0, sizeof(sp));
+	rows[0] = (struct rscg_row){ .path = "/q\"uo\\te\n\x01/bad\xff", .id = 42,
+		.depth = 2, .k_usage = 12.5, .k_user = 10, .k_system = 2.5,
+		.out_system = true, .shown = true };
+	rows[0].acc.k[RSCG_USER] = 3;
+	rows[0].e[RSCG_G_USR] = (struct rscg_est){ .k = 3, .pct = 1.25,
+		.lo = 0.25, .hi = 3.5 };
+	rows[1] = (struct rscg_row){ .path = "/hidden", .id = 43 };
+	rows[2] = (struct rscg_row){ .path = "/caf\xc3\xa9", .id = 44,
+		.k_usage = NAN, .shown = true };
+	rows[2].e[RSCG_G_SYS].pct = NAN;
+	sp[0].acc.k[RSCG_IRQ] = 5;
+	sp[0].e[RSCG_G_INTR] = (struct rscg_est){ .k = 5, .pct = 2, .lo = 0.5, .hi = 4.5 };
+	sp[1].acc.k[RSCG_IDLE] = 9;
+	sp[1].e[RSCG_G_IDLE].k = 8;
+	EXPECT(rscg_json_print(f, &r) == 0);
+	rewind(f);
+	n = fread(buf, 1, size - 1, f);
+	buf[n] = '\0';
+	fclose(f);
+}
+
+/* @buf's one object, parsed by json-c's strict tokener, UTF-8 checked. */
+static struct json_object *json_parse_strict(const char *buf)
+{
+	struct json_tokener *tok = json_tokener_new();
+	struct json_object *o;
+	size_t len = strlen(buf);
+
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT | JSON_TOKENER_VALIDATE_UTF8);
+	EXPECT(len && buf[len - 1] == '\n' && !memchr(buf, '\n', len - 1));
+	o = json_tokener_parse_ex(tok, buf, (int)len - 1);
+	if (!o)
+		printf("# json-c: %s\n", json_tokener_error_desc(json_tokener_get_error(tok)));
+	EXPECT(o != NULL);
+	json_tokener_free(tok);
+	return o;
+}
+
+static struct json_object *jget(struct json_object *o, const char *path)
+{
+	char key[64];
+	const char *p = path;
+
+	while (o && *p) {
+		size_t n = strcspn(p, ".");
+
+		snprintf(key, sizeof(key), "%.*s", (int)n, p);
+		if (json_object_is_type(o, json_type_array))
+			o = json_object_array_get_idx(o, (size_t)atoi(key));
+		else if (!json_object_object_get_ex(o, key, &o))
+			o = NULL;
+		p += n + !!p[n];
+	}
+	return o;
+}
+
+static const char *jstr(struct json_object *o)
+{
+	const char *s = o ? json_object_get_string(o) : NULL;
+
+	return s ? s : "";
+}
+
+/* Valid JSON whatever the cgroup's name: escaped, not UTF-8 as U+FFFD. */
+static void t_json_strict(void)
+{
+	char buf[16384];
+	struct json_object *o;
+
+	json_report(buf, sizeof(buf));
+	o = json_parse_strict(buf);
+	if (!o)
+		return;
+	EXPECT(!strcmp(jstr(jget(o, "cgroups.0.path")),
+		       "/q\"uo\\te\n\x01/bad\xef\xbf\xbd"));
+	EXPECT(!strcmp(jstr(jget(o, "cgroups.1.path")),
+		       "/caf\xc3\xa9"));
+	EXPECT(!jget(o, "cgroups.2"));	/* not shown */
+	EXPECT(json_object_get_int64(jget(o, "cgroups.0.id")) == 42);
+	EXPECT(json_object_get_boolean(jget(o, "cgroups.0.cpu_stat.system_outside")));
+	EXPECT(json_object_is_type(jget(o, "cgroups.1.cpu_stat"), json_type_null));
+	EXPECT(json_object_get_int64(jget(o, "lost.other_errno")) == 4);
+	EXPECT(json_object_get_int64(jget(o, "interrupts.samples.irq")) == 5);
+	/* a bucket's idle count and its idle estimate, both there */
+	EXPECT(json_object_get_int64(jget(o, "idle.samples.idle")) == 9);
+	EXPECT(json_object_get_int64(jget(o, "idle.idle.samples")) == 8);
+	json_object_put(o);
+}
+
+/* Python's json module (what a script reads it with) takes it too. */
+static void t_json_python(void)
+{
+	char buf[16384], path[] = "/tmp/test_cgroup.XXXXXX", cmd[256], out[4096];
+	int fd = mkstemp(path);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	json_report(buf, sizeof(buf));
+	fputs(buf, f);
+	EXPECT(!fclose(f));
+	snprintf(cmd, sizeof(cmd), "python3 -c 'import json, sys; "
+		 "o = json.loads(sys.stdin.buffer.read()); print(ascii(o[\"cgroups\"][0][\"path\"]))' "
+		 "<%s 2>&1", path);
+	EXPECT(shell(cmd, out, sizeof(out)) == 0);
+	EXPECT_HAS(out, "'/q\"uo\\\\te\\n\\x01/bad\\ufffd'\n");
+	unlink(path);
+}
+
+static bool have_python(void)
+{
+	return system("command -v python3 >/dev/null 2>&1") == 0;
+}
+
 /* run ARGS: the exit status of prog with ARGS, its output in /tmp. */
 static int run(const char *args, char *out, size_t len)
 {
@@ -360,6 +500,11 @@ int main(int argc, char **argv)
 	else
 		tap_skip("promtool accepts a cgroup name that is not UTF-8",
 			 "promtool not found (Debian's prometheus: make check puts tests/unpack.sh's copy on PATH)");
+	tap_test("--json: valid JSON (json-c, strict) whatever the cgroup's name", t_json_strict);
+	if (have_python())
+		tap_test("--json: Python's json.loads reads it", t_json_python);
+	else
+		tap_skip("--json: Python's json.loads reads it", "python3 not found");
 	tap_test("arguments: usage and errors", t_args);
 	tap_test("randstat-cgroup.1 formats without warnings", t_manpage);
 	tap_test("-Werror only with WERROR=1", t_werror);

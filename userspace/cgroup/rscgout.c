@@ -27,7 +27,10 @@ static struct json_object *json_classes(const struct rscg_acc *acc)
 	return o;
 }
 
-/* An estimate: {"samples": k, "pct": %, "ci": [lo, hi]}, % of one CPU. */
+/*
+ * An estimate: {"samples": k, "pct": %, "ci95": [lo, hi]}, % of one CPU;
+ * the 95% interval as randstat's and randstat top's JSON write it.
+ */
 static struct json_object *json_est(const struct rscg_est *e)
 {
 	struct json_object *o = json_object_new_object();
@@ -43,7 +46,7 @@ static struct json_object *json_est(const struct rscg_est *e)
 	}
 	rs_json_add(o, "samples", rs_json_u64(e->k));
 	rs_json_add(o, "pct", rs_json_fixed(e->pct, 4));
-	rs_json_add(o, "ci", ci);
+	rs_json_add(o, "ci95", ci);
 	return o;
 }
 
@@ -95,6 +98,7 @@ int rscg_json_print(FILE *f, const struct rscg_report *r)
 
 	if (!o)
 		return -1;
+	rs_json_add(o, "version", json_object_new_int(RS_JSON_VERSION));
 	rs_json_add(o, "view", rs_json_str("cgroup"));
 	rs_json_add(o, "time", json_object_new_int64(r->time));
 	rs_json_add(o, "interval_s", rs_json_fixed(r->interval_s, 6));

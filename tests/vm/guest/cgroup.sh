@@ -85,7 +85,7 @@ c1=$(cost_ns)
 cat /tmp/err >>/tmp/out
 diag "randstat cgroup --json -d 2 $SECS 1: exit $st; sampler cost over it $((c1 - c0)) ns"
 [ $st -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 1 ] && awk "$JSONCHECK" /tmp/out &&
-	keys /tmp/out '{"view":"cgroup","time":' '"interval_s":' '"attach":"' \
+	keys /tmp/out '{"version":' ',"view":"cgroup","time":' '"interval_s":' '"attach":"' \
 		'"samples":{"randstat":' '"lost":{"map_full":0,' '"interrupts":{"samples":{"user":' \
 		'"cgroups":[{"path":"' '"cpu_stat":{"usage":'
 ok_or_show $? "--json: one line, it parses, its keys" /tmp/out

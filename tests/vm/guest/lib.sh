@@ -350,9 +350,9 @@ function est(s, k,   i, r) {
 	i = index(s, "\"" k "\":{\"samples\":")
 	if (!i) return "null null null null"
 	r = substr(s, i + length(k) + 14)
-	match(r, /^[0-9]+,"pct":[-0-9.e+]+,"ci":\[[-0-9.e+]+,[-0-9.e+]+\]/)
+	match(r, /^[0-9]+,"pct":[-0-9.e+]+,"ci95":\[[-0-9.e+]+,[-0-9.e+]+\]/)
 	r = substr(r, 1, RLENGTH)
-	gsub(/"pct":|"ci":|\[|\]/, "", r); gsub(/,/, " ", r)
+	gsub(/"pct":|"ci95":|\[|\]/, "", r); gsub(/,/, " ", r)
 	return r
 }
 function cgobj(line, path,   n, part, i) {

@@ -15,6 +15,7 @@
 #include <json-c/json.h>
 
 #include "rscg.h"
+#include "rsjson.h"
 #include "tests/tap.h"
 
 static const char *prog;
@@ -379,6 +380,34 @@ static void t_json_strict(void)
 	json_object_put(o);
 }
 
+/*
+ * The schema of every randstat JSON: "version" first (RS_JSON_VERSION),
+ * a 95% interval as "ci95": [lo, hi], in the estimate's units (% here).
+ */
+static void t_json_ci95(void)
+{
+	char buf[16384];
+	struct json_object *o, *ci;
+
+	json_report(buf, sizeof(buf));
+	EXPECT(!strncmp(buf, "{\"version\":", 11));
+	EXPECT_HASNT(buf, "\"ci\"");
+	o = json_parse_strict(buf);
+	if (!o)
+		return;
+	EXPECT(json_object_get_int(jget(o, "version")) == RS_JSON_VERSION);
+	ci = jget(o, "cgroups.0.randstat.usr.ci95");
+	EXPECT(json_object_is_type(ci, json_type_array) &&
+	       json_object_array_length(ci) == 2);
+	EXPECT_NEAR(json_object_get_double(jget(o, "cgroups.0.randstat.usr.ci95.0")), 0.25, 1e-9);
+	EXPECT_NEAR(json_object_get_double(jget(o, "cgroups.0.randstat.usr.ci95.1")), 3.5, 1e-9);
+	EXPECT_NEAR(json_object_get_double(jget(o, "cgroups.0.randstat.usr.pct")), 1.25, 1e-9);
+	EXPECT_NEAR(json_object_get_double(jget(o, "interrupts.interrupts.ci95.1")), 4.5, 1e-9);
+	/* no estimate (NaN): null */
+	EXPECT(json_object_is_type(jget(o, "cgroups.1.randstat.sys.pct"), json_type_null));
+	json_object_put(o);
+}
+
 /* Python's json module (what a script reads it with) takes it too. */
 static void t_json_python(void)
 {
@@ -501,6 +530,7 @@ int main(int argc, char **argv)
 		tap_skip("promtool accepts a cgroup name that is not UTF-8",
 			 "promtool not found (Debian's prometheus: make check puts tests/unpack.sh's copy on PATH)");
 	tap_test("--json: valid JSON (json-c, strict) whatever the cgroup's name", t_json_strict);
+	tap_test("--json: \"version\" first, 95% intervals as \"ci95\": [lo, hi]", t_json_ci95);
 	if (have_python())
 		tap_test("--json: Python's json.loads reads it", t_json_python);
 	else

@@ -30,12 +30,22 @@
 
 #include "rscg.h"
 #include "rscg.skel.h"
+#include "rsexit.h"
 
 #define PROG "randstat cgroup"
 #define PROC_RANDSTAT "/proc/randstat_detail"
 #define CGROUP2_MAGIC 0x63677270
 
-enum { EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_NOMODULE, EXIT_NOBPF };
+/*
+ * Exit codes (rsexit.h, every randstat tool's); --help and
+ * randstat-cgroup.1 list them.
+ */
+#define EXIT_OK		RS_EXIT_OK
+#define EXIT_USAGE	RS_EXIT_USAGE
+#define EXIT_INPUT	RS_EXIT_INPUT	/* /proc/randstat_detail, cgroup v2 */
+#define EXIT_NOMODULE	RS_EXIT_NOMODULE
+#define EXIT_OUTPUT	RS_EXIT_OUTPUT	/* stdout, --prometheus FILE */
+#define EXIT_FAIL	RS_EXIT_FAIL	/* not root, BPF, out of memory */
 
 static const char usage_text[] =
 "Usage: randstat cgroup [--json] [-d DEPTH] [-f GLOB] [-n N]\n"
@@ -52,9 +62,15 @@ static const char usage_text[] =
 "                  -d and -n (default 100) bound the series\n"
 "  --max-entries N  the BPF map's size, (cgroup, class) pairs (default 16384)\n"
 "  --root DIR      where cgroup v2 is mounted (default /sys/fs/cgroup)\n"
-"Needs root, the randstat module, BPF and cgroup v2.  Exit status: 0, 1 bad\n"
-"arguments or not root, 2 unreadable input, 3 the module is not loaded,\n"
-"4 the BPF program could not be loaded or attached.\n";
+"  -h, --help      this help\n"
+"  -V, --version   the version\n"
+"Needs root, the randstat module, BPF and cgroup v2.\n"
+"Exit status: 0 ok, 1 usage error, 2 an input could not be read\n"
+"(/proc/randstat_detail, cgroup v2 at --root),\n"
+"3 the randstat module is not loaded (or has no randstat:sample tracepoint),\n"
+"4 the output could not be written (stdout, --prometheus FILE),\n"
+"5 another failure: not root, BPF could not load or attach the program,\n"
+"out of memory.\n";
 
 struct opts {
 	bool json;
@@ -393,7 +409,7 @@ static int snap_read(struct snap *s, struct rscg_bpf *skel, const struct opts *o
 nomem:
 	free(lv);
 	err("out of memory");
-	return -EXIT_INPUT;
+	return -EXIT_FAIL;
 }
 
 static const struct ent *snap_find(const struct snap *s, const struct rscg_key *k)
@@ -526,6 +542,9 @@ static struct cum *cum_get(uint64_t id)
  * Add this interval's estimates to the counters and rewrite @path (a
  * temporary file renamed over it, as node_exporter's textfile collector
  * wants).  Counters of cgroups that went away are dropped.
+ *
+ * Return: 0, EXIT_OUTPUT if @path could not be written, EXIT_FAIL out of
+ * memory (said on stderr).
  */
 static int prom_write(const char *path, struct rscg_row *rows, size_t nrows,
 		      const struct rscg_row *nobody, const uint64_t *dlost, long top, int depth)
@@ -542,8 +561,10 @@ static int prom_write(const char *path, struct rscg_row *rows, size_t nrows,
 	for (i = 0; i < nrows; i++) {
 		struct cum *cu = cum_get(rows[i].id);
 
-		if (!cu)
-			return -1;
+		if (!cu) {
+			err("out of memory");
+			return EXIT_FAIL;
+		}
 		for (m = 0; m < 3; m++)
 			cu->ns[m] += rows[i].e[grp[m]].ns;
 		cu->seen = true;
@@ -562,14 +583,14 @@ static int prom_write(const char *path, struct rscg_row *rows, size_t nrows,
 	f = fopen(tmp, "w");
 	if (!f) {
 		err("%s: %s", tmp, strerror(errno));
-		return -1;
+		return EXIT_OUTPUT;
 	}
 	ser = calloc(nrows + 1, sizeof(*ser));
 	if (!ser) {
 		fclose(f);
 		unlink(tmp);
 		err("out of memory");
-		return -1;
+		return EXIT_FAIL;
 	}
 	/* rows are sorted by this interval's busy time: take the depth, then top */
 	for (i = 0; i < nrows && (top <= 0 || (long)shown < top); i++) {
@@ -585,16 +606,17 @@ static int prom_write(const char *path, struct rscg_row *rows, size_t nrows,
 	}
 	rscg_prom_format(f, ser, shown, cum_nobody, cum_lost);
 	free(ser);
-	ret = ferror(f);
+	errno = 0;
+	ret = fflush(f) || ferror(f);
 	if (fclose(f) || ret) {
-		err("%s: write failed", tmp);
+		err("%s: %s", tmp, errno ? strerror(errno) : "write error");
 		unlink(tmp);
-		return -1;
+		return EXIT_OUTPUT;
 	}
 	if (rename(tmp, path)) {
 		err("%s: %s", path, strerror(errno));
 		unlink(tmp);
-		return -1;
+		return EXIT_OUTPUT;
 	}
 	return 0;
 }
@@ -620,7 +642,7 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 		free(w);
 		free(rows);
 		err("out of memory");
-		return -EXIT_INPUT;
+		return -EXIT_FAIL;
 	}
 	memset(sp, 0, sizeof(sp));
 	n_randstat = n_counted = 0;
@@ -700,15 +722,21 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 			   (o->top <= 0 || (long)shown < o->top);
 		shown += r->shown;
 	}
-	if (o->prom)
-		ret = prom_write(o->prom, rows, t->n, &sp[0], dlost, o->top, o->depth) ? -EXIT_INPUT : 0;
-	else if (o->json)
-		print_json(rows, t->n, sp, t_ns / 1e9, dlost);
-	else
-		print_text(rows, t->n, sp, t_ns / 1e9, dlost);
-	if (!o->prom && (ferror(stdout) || fflush(stdout))) {
-		err("writing the report: %s", strerror(errno));
-		ret = -EXIT_INPUT;
+	if (o->prom) {
+		ret = -prom_write(o->prom, rows, t->n, &sp[0], dlost, o->top, o->depth);
+	} else {
+		bool unmade = false;
+
+		if (o->json)
+			unmade = print_json(rows, t->n, sp, t_ns / 1e9, dlost) &&
+				 !ferror(stdout);
+		else
+			print_text(rows, t->n, sp, t_ns / 1e9, dlost);
+		ret = -rs_output_error(PROG);
+		if (!ret && unmade) {
+			err("out of memory");
+			ret = -EXIT_FAIL;
+		}
 	}
 	free(w);
 	free(rows);
@@ -746,6 +774,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "max-entries", required_argument, NULL, 'm' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool top_given = false;
@@ -757,13 +786,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->root = "/sys/fs/cgroup";
 	o->interval = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+d:f:n:h", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+d:f:n:hV", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'j': o->json = true; break;
 		case 'p': o->prom = optarg; break;
 		case 'r': o->root = optarg; break;
 		case 'f': o->glob = optarg; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_OK;
+		case 'h':
+			fputs(usage_text, stdout);
+			return rs_output_error(PROG);
+		case 'V':
+			return rs_print_version(PROG);
 		case 'd':
 			if (!parse_long(optarg, 0, &v) || v > 1000)
 				return usage_err("-d takes a whole number from 0 to 1000: '%s'", optarg);
@@ -825,15 +858,18 @@ static int run(const struct opts *o)
 	long long n = 0;
 	int ret;
 
-	if (access(PROC_RANDSTAT, F_OK)) {
+	bool nomodule = access(PROC_RANDSTAT, F_OK) != 0;
+
+	/* both said, whichever else is missing; the module's code first */
+	if (nomodule)
 		err("the randstat module is not loaded (%s missing): sudo modprobe randstat",
 		    PROC_RANDSTAT);
-		return EXIT_NOMODULE;
-	}
-	if (geteuid()) {
+	if (geteuid())
 		err("needs root to load its BPF program: run it as root (sudo randstat cgroup)");
-		return EXIT_USAGE;
-	}
+	if (nomodule)
+		return EXIT_NOMODULE;
+	if (geteuid())
+		return EXIT_FAIL;
 	if (statfs(o->root, &sf) || sf.f_type != CGROUP2_MAGIC) {
 		err("%s is not cgroup v2 (mount -t cgroup2 none %s, or --root DIR)",
 		    o->root, o->root);
@@ -843,12 +879,12 @@ static int run(const struct opts *o)
 	ncpu = libbpf_num_possible_cpus();
 	if (ncpu <= 0) {
 		err("cannot count the possible CPUs: %s", strerror(-ncpu));
-		return EXIT_NOBPF;
+		return EXIT_FAIL;
 	}
 	skel = rscg_bpf__open();
 	if (!skel) {
 		err("cannot open the BPF program: %s", strerror(errno));
-		return EXIT_NOBPF;
+		return EXIT_FAIL;
 	}
 	bpf_map__set_max_entries(skel->maps.rscg_counts, (__u32)o->max_entries);
 	ret = rscg_bpf__load(skel);
@@ -857,7 +893,7 @@ static int run(const struct opts *o)
 		    "and CONFIG_BPF_EVENTS, run as root; RANDSTAT_BPF_DEBUG=1 says more)",
 		    strerror(-ret));
 		rscg_bpf__destroy(skel);
-		return EXIT_NOBPF;
+		return EXIT_FAIL;
 	}
 	attach_kind = "raw_tp";
 	link = bpf_program__attach_raw_tracepoint(skel->progs.rscg_raw, "sample");
@@ -866,9 +902,16 @@ static int run(const struct opts *o)
 		link = bpf_program__attach_tracepoint(skel->progs.rscg_tp, "randstat", "sample");
 	}
 	if (!link) {
-		err("cannot attach to the randstat:sample tracepoint: %s", strerror(errno));
+		int e = errno;
+
+		/* no such tracepoint: the module is not (really) loaded */
+		if (e == ENOENT)
+			err("no randstat:sample tracepoint: the randstat module is not loaded, "
+			    "or is older than this program: sudo modprobe randstat");
+		else
+			err("cannot attach to the randstat:sample tracepoint: %s", strerror(e));
 		rscg_bpf__destroy(skel);
-		return EXIT_NOBPF;
+		return e == ENOENT ? EXIT_NOMODULE : EXIT_FAIL;
 	}
 	signal(SIGINT, on_sig);
 	signal(SIGTERM, on_sig);

@@ -60,8 +60,8 @@ load_randstat
 sleep 1
 /progs/runas -u 65534 $RC 1 1 >/tmp/out 2>&1
 st=$?
-[ $st -eq 1 ] && grep -q 'needs root to load its BPF program' /tmp/out
-ok_or_show $? "not root: exit 1 ($st), says it needs root" /tmp/out
+[ $st -eq 5 ] && grep -q 'needs root to load its BPF program' /tmp/out
+ok_or_show $? "not root: exit 5 ($st), says it needs root" /tmp/out
 
 $RC 1 1 >/tmp/out 2>&1
 st=$?

@@ -5,10 +5,19 @@
  *
  *   tests/test_cgroup ./randstat-cgroup
  */
+#define _GNU_SOURCE	/* unshare() */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/mount.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -497,6 +506,213 @@ static void t_werror(void)
 	EXPECT_HAS(out, "-Wall -Werror -target bpf");
 }
 
+struct result {
+	int status;		/* exit code, -1 if none; SETUP_FAILED */
+	char out[8192];
+	char err[8192];
+};
+
+#define SETUP_FAILED	99
+#define NOBODY		65534
+#define ROOT_NOCAPS	-2	/* uid 0 without a capability, as in a container */
+
+/* Drop every capability, for good: uid 0 gets none back at exec. */
+static int drop_caps(void)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2];
+	int c;
+
+	memset(d, 0, sizeof(d));
+	for (c = 0; c < 64; c++)
+		if (prctl(PR_CAPBSET_DROP, c, 0, 0, 0) && errno != EINVAL)
+			return -1;
+	return (int)syscall(SYS_capset, &h, d);
+}
+
+enum fake_proc { REAL_PROC, EMPTY_PROC, MODULE_PROC };
+
+/*
+ * Run prog with @args (NULL-terminated, after argv[0]), as @uid if not
+ * -1 (ROOT_NOCAPS: as root without capabilities), stdout into @out_path if not NULL.  @fp other than REAL_PROC: in a
+ * mount namespace of its own, over a /proc of its own (a tmpfs, with the
+ * module's /proc/randstat_detail if MODULE_PROC), so that "the module is
+ * loaded" or not whatever this host has; a cgroup v2 mounted for --root
+ * "@cg".  That needs root: else, or if a mount fails, SETUP_FAILED.
+ */
+static void run_as(struct result *r, int uid, enum fake_proc fp,
+		   const char *out_path, const char *const *args)
+{
+	const char *argv[32] = { prog };
+	char cg[] = "/tmp/test_cgroup.cg.XXXXXX";
+	FILE *out = tmpfile(), *err = tmpfile();
+	int argc = 1, st;
+	pid_t pid;
+
+	for (; *args && argc < 31; args++)
+		argv[argc++] = !strcmp(*args, "@cg") ? cg : *args;
+	r->status = -1;
+	r->out[0] = r->err[0] = '\0';
+	if (!out || !err || (fp != REAL_PROC && !mkdtemp(cg)))
+		exit(2);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		exit(2);
+	if (!pid) {
+		int fd = out_path ? open(out_path, O_WRONLY) : fileno(out);
+
+		dup2(fd, 1);
+		dup2(fileno(err), 2);
+		if (fp != REAL_PROC) {
+			if (unshare(CLONE_NEWNS) ||
+			    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+			    mount("none", cg, "cgroup2", 0, NULL) ||
+			    mount("tmpfs", "/proc", "tmpfs", 0, "mode=0755"))
+				_exit(SETUP_FAILED);
+			if (fp == MODULE_PROC) {
+				FILE *f = fopen("/proc/randstat_detail", "w");
+
+				if (!f || fputs(rs_v4, f) < 0 || fclose(f))
+					_exit(SETUP_FAILED);
+			}
+		}
+		if (uid >= 0 && (setgid(uid) || setuid(uid)))
+			_exit(SETUP_FAILED);
+		if (uid == ROOT_NOCAPS && drop_caps())
+			_exit(SETUP_FAILED);
+		execv(prog, (char *const *)argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &st, 0) == pid && WIFEXITED(st))
+		r->status = WEXITSTATUS(st);
+	if (fp != REAL_PROC)
+		rmdir(cg);
+	tap_slurp(out, r->out, sizeof(r->out));
+	tap_slurp(err, r->err, sizeof(r->err));
+}
+
+#define RUN(r, ...) run_as(r, -1, REAL_PROC, NULL, (const char *const[]){ __VA_ARGS__, NULL })
+
+/* --version, -V: the release (RS_VERSION), exit 0; 4 if unwritten. */
+static void t_version(void)
+{
+	struct result r;
+	char want[64];
+
+	snprintf(want, sizeof(want), "randstat cgroup %s\n", RS_VERSION);
+	EXPECT(strcmp(RS_VERSION, "unknown"));
+	RUN(&r, "--version");
+	EXPECT(r.status == 0 && !r.err[0]);
+	EXPECT(!strcmp(r.out, want));
+	RUN(&r, "cgroup", "-V");
+	EXPECT(r.status == 0 && !strcmp(r.out, want));
+	RUN(&r, "--help");
+	EXPECT_HAS(r.out, "  -V, --version");
+	run_as(&r, -1, REAL_PROC, "/dev/full", (const char *const[]){ "--version", NULL });
+	EXPECT(r.status == 4);
+	EXPECT_HAS(r.err, "randstat cgroup: writing the output: No space left on device\n");
+	run_as(&r, -1, REAL_PROC, "/dev/full", (const char *const[]){ "--help", NULL });
+	EXPECT(r.status == 4);
+	EXPECT_HAS(r.err, "randstat cgroup: writing the output: No space left on device\n");
+}
+
+/* The exit codes of rsexit.h, and --help and the man page say them. */
+static void t_exit_doc(void)
+{
+	struct result r;
+	char man[16384];
+	FILE *f = fopen("randstat-cgroup.1", "r");
+
+	RUN(&r, "--help");
+	EXPECT_HAS(r.out, "Exit status: 0 ok, 1 usage error, 2 an input could not be read");
+	EXPECT_HAS(r.out, "3 the randstat module is not loaded");
+	EXPECT_HAS(r.out, "4 the output could not be written");
+	EXPECT_HAS(r.out, "5 another failure: not root, BPF");
+	EXPECT(f != NULL);
+	if (!f)
+		return;
+	tap_slurp(f, man, sizeof(man));
+	EXPECT_HAS(man, "\n4 when the output cannot be written");
+	EXPECT_HAS(man, "\n5 for any other failure: not run as root,");
+}
+
+static bool module_here(void)
+{
+	return !access("/proc/randstat_detail", F_OK) ||
+	       !access("/sys/kernel/tracing/events/randstat", F_OK) ||
+	       !access("/sys/kernel/debug/tracing/events/randstat", F_OK);
+}
+
+/* No module: 3, and how to load it; not root is said too. */
+static void t_exit_nomodule(void)
+{
+	struct result r;
+	enum fake_proc fp = geteuid() ? REAL_PROC : EMPTY_PROC;
+
+	run_as(&r, -1, fp, NULL, (const char *const[]){ "1", "1", NULL });
+	EXPECT(r.status == 3 && !r.out[0]);
+	EXPECT_HAS(r.err, "randstat cgroup: the randstat module is not loaded (/proc/randstat_detail missing): sudo modprobe randstat\n");
+	/* not root either: both said, 3 */
+	run_as(&r, geteuid() ? -1 : NOBODY, fp, NULL, (const char *const[]){ "1", "1", NULL });
+	EXPECT(r.status == 3);
+	EXPECT_HAS(r.err, "the randstat module is not loaded");
+	EXPECT_HAS(r.err, "randstat cgroup: needs root to load its BPF program: run it as root (sudo randstat cgroup)\n");
+	/* arguments are judged first */
+	run_as(&r, -1, fp, NULL, (const char *const[]){ "-q", NULL });
+	EXPECT(r.status == 1);
+	EXPECT_HASNT(r.err, "module");
+}
+
+/* The module, not root: 5 (rsexit.h), not 1, which is a usage error. */
+static void t_exit_notroot(void)
+{
+	struct result r;
+
+	run_as(&r, NOBODY, MODULE_PROC, NULL, (const char *const[]){ "1", "1", NULL });
+	EXPECT(r.status != SETUP_FAILED);
+	EXPECT_NEAR(r.status, 5, 0);
+	EXPECT(!r.out[0]);
+	EXPECT_HAS(r.err, "randstat cgroup: needs root to load its BPF program: run it as root (sudo randstat cgroup)\n");
+	EXPECT_HASNT(r.err, "module");
+}
+
+/*
+ * Root, the module's /proc/randstat_detail, cgroup v2, but no
+ * randstat:sample tracepoint to attach to (the module is not really
+ * here): 3, as rsexit.h says for a missing tracepoint.  Without cgroup v2
+ * at --root: an input, 2.
+ */
+static void t_exit_notracepoint(void)
+{
+	struct result r;
+
+	run_as(&r, -1, MODULE_PROC, NULL, (const char *const[]){ "--root", "@cg", "1", "1", NULL });
+	EXPECT(r.status != SETUP_FAILED);
+	EXPECT_NEAR(r.status, 3, 0);
+	EXPECT(!r.out[0]);
+	EXPECT_HAS(r.err, "randstat cgroup: no randstat:sample tracepoint: the randstat module is not loaded");
+	EXPECT_HASNT(r.err, "needs root");
+	run_as(&r, -1, MODULE_PROC, NULL, (const char *const[]){ "--root", "/proc", "1", "1", NULL });
+	EXPECT_NEAR(r.status, 2, 0);
+	EXPECT_HAS(r.err, "randstat cgroup: /proc is not cgroup v2 (mount -t cgroup2 none /proc, or --root DIR)\n");
+}
+
+/*
+ * uid 0 without CAP_BPF or CAP_SYS_ADMIN (a container's root): BPF
+ * refuses the program, a BPF failure: 5 (it was 4, now an output error).
+ */
+static void t_exit_bpf(void)
+{
+	struct result r;
+
+	run_as(&r, ROOT_NOCAPS, MODULE_PROC, NULL, (const char *const[]){ "--root", "@cg", "1", "1", NULL });
+	EXPECT(r.status != SETUP_FAILED);
+	EXPECT_NEAR(r.status, 5, 0);
+	EXPECT(!r.out[0]);
+	EXPECT_HAS(r.err, "randstat cgroup: cannot load the BPF program: ");
+}
+
 static void t_manpage(void)
 {
 	tap_expect_manpage("randstat-cgroup.1");
@@ -538,5 +754,29 @@ int main(int argc, char **argv)
 	tap_test("arguments: usage and errors", t_args);
 	tap_test("randstat-cgroup.1 formats without warnings", t_manpage);
 	tap_test("-Werror only with WERROR=1", t_werror);
+	tap_test("--version and -V; an unwritable output exits 4", t_version);
+	tap_test("--help and the man page list rsexit.h's exit codes", t_exit_doc);
+	if (geteuid() && module_here())
+		tap_skip("no module: exit 3, says how to load it",
+			 "the module is loaded here, and a /proc without it needs root");
+	else
+		tap_test("no module: exit 3, says how to load it", t_exit_nomodule);
+	if (geteuid()) {
+		tap_skip("not root: exit 5, says it needs root",
+			 "needs root (a mount namespace with the module's /proc file)");
+		tap_skip("no randstat:sample tracepoint: exit 3; no cgroup v2: exit 2",
+			 "needs root (a mount namespace with the module's /proc file)");
+		tap_skip("BPF refuses the program: exit 5",
+			 "needs root (a mount namespace with the module's /proc file)");
+	} else {
+		tap_test("not root: exit 5, says it needs root", t_exit_notroot);
+		if (module_here())
+			tap_skip("no randstat:sample tracepoint: exit 3; no cgroup v2: exit 2",
+				 "the module is loaded here: its tracepoint is");
+		else
+			tap_test("no randstat:sample tracepoint: exit 3; no cgroup v2: exit 2",
+				 t_exit_notracepoint);
+		tap_test("BPF refuses the program: exit 5", t_exit_bpf);
+	}
 	return tap_done();
 }

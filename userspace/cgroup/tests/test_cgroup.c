@@ -713,6 +713,109 @@ static void t_exit_bpf(void)
 	EXPECT_HAS(r.err, "randstat cgroup: cannot load the BPF program: ");
 }
 
+/* The reader, beside this directory: "randstat cgroup" runs this one. */
+#define READER "../randstat"
+
+static void run_reader(struct result *r, const char *reader, const char *path_env,
+		       const char *const *args)
+{
+	const char *saved = getenv("PATH");
+	char *keep = saved ? strdup(saved) : NULL;
+	const char *p = prog;
+
+	if (path_env)
+		setenv("PATH", path_env, 1);
+	prog = reader;
+	run_as(r, -1, REAL_PROC, NULL, args);
+	prog = p;
+	if (keep)
+		setenv("PATH", keep, 1);
+	free(keep);
+}
+
+/*
+ * randstat cgroup from the build tree: the reader finds randstat-cgroup
+ * in cgroup/ beside it (installed: beside it), before PATH, which here
+ * has none.
+ */
+static void t_reader_finds(void)
+{
+	struct result r;
+	char want[64];
+
+	snprintf(want, sizeof(want), "randstat cgroup %s\n", RS_VERSION);
+	run_reader(&r, READER, "/nonexistent", (const char *const[]){ "cgroup", "--version", NULL });
+	EXPECT_NEAR(r.status, 0, 0);
+	EXPECT(!strcmp(r.out, want));
+	EXPECT(!r.err[0]);
+	run_reader(&r, READER, "/nonexistent", (const char *const[]){ "cgroup", "-d", "x", NULL });
+	EXPECT(r.status == 1);
+	EXPECT_HAS(r.err, "randstat cgroup: -d takes a whole number from 0 to 1000: 'x'\n");
+	/* and the reader's help and man page name it */
+	run_reader(&r, READER, NULL, (const char *const[]){ "--help", NULL });
+	EXPECT_HAS(r.out, "randstat cgroup");
+	EXPECT_HAS(r.out, "randstat-cgroup(1)");
+	{
+		char man[65536];
+		FILE *f = fopen("../randstat.1", "r");
+
+		EXPECT(f != NULL);
+		if (f) {
+			tap_slurp(f, man, sizeof(man));
+			EXPECT_HAS(man, ".BR randstat-cgroup (1)");
+		}
+	}
+}
+
+/* Nowhere to be found: how to get it, and 5 (rsexit.h), not ENOENT. */
+static void t_reader_missing(void)
+{
+	char dir[] = "/tmp/test_cgroup.reader.XXXXXX", copy[64], cmd[256];
+	struct result r;
+
+	EXPECT(mkdtemp(dir) != NULL);
+	snprintf(copy, sizeof(copy), "%s/randstat", dir);
+	snprintf(cmd, sizeof(cmd), "cp %s %s", READER, copy);
+	EXPECT(system(cmd) == 0);
+	run_reader(&r, copy, "/nonexistent", (const char *const[]){ "cgroup", "--version", NULL });
+	EXPECT_NEAR(r.status, 5, 0);
+	EXPECT(!r.out[0]);
+	EXPECT_HAS(r.err, "randstat cgroup: randstat-cgroup is not installed");
+	EXPECT_HAS(r.err, "make -C userspace/cgroup");
+	EXPECT_HAS(r.err, "apt-get install clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev");
+	EXPECT_HAS(r.err, "the randstat-cgroup package");
+	EXPECT_HASNT(r.err, "No such file or directory");
+	unlink(copy);
+	rmdir(dir);
+}
+
+/* make install puts it, and its man page, beside the reader. */
+static void t_install(void)
+{
+	char dir[] = "/tmp/test_cgroup.install.XXXXXX", cmd[512], out[4096], f[256];
+	static const char *const want[] = {
+		"usr/bin/randstat", "usr/bin/randstat-cgroup",
+		"usr/share/man/man1/randstat.1", "usr/share/man/man1/randstat-cgroup.1",
+	};
+	size_t i;
+
+	EXPECT(mkdtemp(dir) != NULL);
+	snprintf(cmd, sizeof(cmd), "make -s --no-print-directory -C .. install DESTDIR=%s PREFIX=/usr 2>&1", dir);
+	EXPECT(shell(cmd, out, sizeof(out)) == 0);
+	if (out[0])
+		printf("# make install said: %s", out);
+	for (i = 0; i < sizeof(want) / sizeof(*want); i++) {
+		snprintf(f, sizeof(f), "%s/%s", dir, want[i]);
+		if (access(f, F_OK))
+			printf("# not installed: /%s\n", want[i]);
+		EXPECT(!access(f, F_OK));
+	}
+	snprintf(f, sizeof(f), "%s/usr/bin/randstat-cgroup", dir);
+	EXPECT(!access(f, X_OK));
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	EXPECT(system(cmd) == 0);
+}
+
 static void t_manpage(void)
 {
 	tap_expect_manpage("randstat-cgroup.1");
@@ -754,6 +857,9 @@ int main(int argc, char **argv)
 	tap_test("arguments: usage and errors", t_args);
 	tap_test("randstat-cgroup.1 formats without warnings", t_manpage);
 	tap_test("-Werror only with WERROR=1", t_werror);
+	tap_test("randstat cgroup runs cgroup/randstat-cgroup beside the reader", t_reader_finds);
+	tap_test("randstat cgroup without randstat-cgroup: how to get it, exit 5", t_reader_missing);
+	tap_test("make install: randstat-cgroup and its man page", t_install);
 	tap_test("--version and -V; an unwritable output exits 4", t_version);
 	tap_test("--help and the man page list rsexit.h's exit codes", t_exit_doc);
 	if (geteuid() && module_here())

@@ -100,6 +100,9 @@ check "randstat-dkms is Architecture: all, randstat is $(dpkg --print-architectu
 	     -f "$out/v1/randstat_${version}_$(dpkg --print-architecture).deb"
 check "randstat recommends randstat-dkms" \
 	sh -c "dpkg-deb -f '$out/v1/randstat_${version}_'*.deb Recommends | grep -qx randstat-dkms"
+check "randstat-cgroup has randstat-cgroup and its man page" \
+	sh -c "dpkg-deb -c '$out/v1/randstat-cgroup_${version}_'*.deb | grep -q ' ./usr/bin/randstat-cgroup\$' &&
+		dpkg-deb -c '$out/v1/randstat-cgroup_${version}_'*.deb | grep -q ' ./usr/share/man/man1/randstat-cgroup.1.gz\$'"
 
 # lintian: no tag left but those overridden, with reasons, in debian/.
 lintian -I --pedantic "$out"/v1/*.deb "$out"/v1/debug/*.deb \
@@ -153,6 +156,7 @@ check "two kernels with headers in the chroot (${#kvers[@]})" \
 mount_proc "$root"
 # What an earlier, maybe aborted, run left.
 apt_get "$root" purge -y randstat randstat-dkms randstat-dbgsym \
+	randstat-cgroup randstat-cgroup-dbgsym \
 	>"$out/apt-cleanup.log" 2>&1 || true
 chroot_remove_randstat "$root"
 rm -rf "$root/build" "$root/etc/default/randstat" \
@@ -473,16 +477,16 @@ check "RANDSTAT_LOAD_MODULE=yes, dpkg-reconfigure: modules-load.d file back" \
 	grep -qx randstat "$root/etc/modules-load.d/randstat.conf"
 
 # --- purge -------------------------------------------------------------------
-in_root dpkg-query -L randstat randstat-dkms 2>/dev/null | sort -u >"$out/files.txt" || true
+in_root dpkg-query -L randstat randstat-dkms randstat-cgroup 2>/dev/null | sort -u >"$out/files.txt" || true
 t=$(date +%s)
-if apt_get "$root" purge -y randstat randstat-dkms >"$out/purge.log" 2>&1; then
-	ok "apt-get purge randstat randstat-dkms ($(($(date +%s) - t)) s)"
+if apt_get "$root" purge -y randstat randstat-dkms randstat-cgroup >"$out/purge.log" 2>&1; then
+	ok "apt-get purge randstat randstat-dkms randstat-cgroup ($(($(date +%s) - t)) s)"
 else
-	not_ok "apt-get purge randstat randstat-dkms (see $out/purge.log)"
+	not_ok "apt-get purge randstat randstat-dkms randstat-cgroup (see $out/purge.log)"
 	diag_file "$out/purge.log"
 fi
-check "neither package known to dpkg any more" \
-	test -z "$(pkg_version randstat)$(pkg_version randstat-dkms)"
+check "no package of randstat known to dpkg any more" \
+	test -z "$(pkg_version randstat)$(pkg_version randstat-dkms)$(pkg_version randstat-cgroup)"
 left=()
 while read -r f; do
 	# Directories shared with other packages (/usr, /lib/systemd/system...)

@@ -63,6 +63,7 @@ static const char usage_text[] =
 "       randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n"
 "                    [INTERVAL [COUNT]]\n"
 "       randstat exec [--stat FILE] -- CMD [ARGS...]\n"
+"       randstat cgroup ...   per cgroup v2 (randstat-cgroup(1))\n"
 "\n"
 "Puts the estimates of randstat's randomized statclock (/proc/randstat_detail)\n"
 "beside the kernel's tick-based /proc/stat, with randstat's 95% confidence\n"
@@ -877,6 +878,48 @@ static int run(const struct options *o)
 	return run_since_start(&ctx);
 }
 
+/*
+ * randstat cgroup: the program randstat-cgroup (cgroup/, built apart: it
+ * needs clang and libbpf), found beside this one (an install), in its
+ * cgroup/ (the build tree), then on PATH.  Returns only on failure.
+ */
+static int run_cgroup(char **argv)
+{
+	static const char *const near[] = { "randstat-cgroup", "cgroup/randstat-cgroup" };
+	char self[4096], path[4200];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	char *slash;
+	size_t i;
+
+	if (n > 0) {
+		self[n] = '\0';
+		slash = strrchr(self, '/');
+		if (slash)
+			*slash = '\0';
+		for (i = 0; slash && i < sizeof(near) / sizeof(near[0]); i++) {
+			snprintf(path, sizeof(path), "%s/%s", self, near[i]);
+			if (!access(path, X_OK)) {
+				execv(path, argv);
+				fprintf(stderr, "randstat cgroup: cannot run %s: %s\n",
+					path, strerror(errno));
+				return RS_EXIT_FAIL;
+			}
+		}
+	}
+	execvp("randstat-cgroup", argv);
+	if (errno != ENOENT) {
+		fprintf(stderr, "randstat cgroup: cannot run randstat-cgroup: %s\n",
+			strerror(errno));
+		return RS_EXIT_FAIL;
+	}
+	fputs("randstat cgroup: randstat-cgroup is not installed (not beside randstat, nor on PATH).\n"
+	      "  Install the randstat-cgroup package, or build it from the sources:\n"
+	      "    apt-get install clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev\n"
+	      "    make -C userspace/cgroup && sudo make -C userspace/cgroup install\n",
+	      stderr);
+	return RS_EXIT_FAIL;
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -884,11 +927,8 @@ int main(int argc, char **argv)
 
 	if (argc > 1 && !strcmp(argv[1], "exec"))
 		return rs_exec_main(argc - 1, argv + 1);
-	if (argc > 1 && !strcmp(argv[1], "cgroup")) {	/* userspace/cgroup/ */
-		execvp("randstat-cgroup", argv + 1);
-		fprintf(stderr, "randstat cgroup: cannot run randstat-cgroup: %s\n", strerror(errno));
-		return EXIT_USAGE;
-	}
+	if (argc > 1 && !strcmp(argv[1], "cgroup"))	/* userspace/cgroup/ */
+		return run_cgroup(argv + 1);
 	if (rs_unprivileged())
 		return RS_EXIT_FAIL;
 	if (argc > 1 && !strcmp(argv[1], "top"))

@@ -30,12 +30,22 @@
 
 #include "rscg.h"
 #include "rscg.skel.h"
+#include "rsexit.h"
 
 #define PROG "randstat cgroup"
 #define PROC_RANDSTAT "/proc/randstat_detail"
 #define CGROUP2_MAGIC 0x63677270
 
-enum { EXIT_OK, EXIT_USAGE, EXIT_INPUT, EXIT_NOMODULE, EXIT_NOBPF };
+/*
+ * Exit codes (rsexit.h, every randstat tool's); --help and
+ * randstat-cgroup.1 list them.
+ */
+#define EXIT_OK		RS_EXIT_OK
+#define EXIT_USAGE	RS_EXIT_USAGE
+#define EXIT_INPUT	RS_EXIT_INPUT	/* /proc/randstat_detail, cgroup v2 */
+#define EXIT_NOMODULE	RS_EXIT_NOMODULE
+#define EXIT_OUTPUT	RS_EXIT_OUTPUT	/* stdout, --prometheus FILE */
+#define EXIT_FAIL	RS_EXIT_FAIL	/* not root, BPF, out of memory */
 
 static const char usage_text[] =
 "Usage: randstat cgroup [--json] [-d DEPTH] [-f GLOB] [-n N]\n"
@@ -52,9 +62,15 @@ static const char usage_text[] =
 "                  -d and -n (default 100) bound the series\n"
 "  --max-entries N  the BPF map's size, (cgroup, class) pairs (default 16384)\n"
 "  --root DIR      where cgroup v2 is mounted (default /sys/fs/cgroup)\n"
-"Needs root, the randstat module, BPF and cgroup v2.  Exit status: 0, 1 bad\n"
-"arguments or not root, 2 unreadable input, 3 the module is not loaded,\n"
-"4 the BPF program could not be loaded or attached.\n";
+"  -h, --help      this help\n"
+"  -V, --version   the version\n"
+"Needs root, the randstat module, BPF and cgroup v2.\n"
+"Exit status: 0 ok, 1 usage error, 2 an input could not be read\n"
+"(/proc/randstat_detail, cgroup v2 at --root),\n"
+"3 the randstat module is not loaded (or has no randstat:sample tracepoint),\n"
+"4 the output could not be written (stdout, --prometheus FILE),\n"
+"5 another failure: not root, BPF could not load or attach the program,\n"
+"out of memory.\n";
 
 struct opts {
 	bool json;
@@ -393,7 +409,7 @@ static int snap_read(struct snap *s, struct rscg_bpf *skel, const struct opts *o
 nomem:
 	free(lv);
 	err("out of memory");
-	return -EXIT_INPUT;
+	return -EXIT_FAIL;
 }
 
 static const struct ent *snap_find(const struct snap *s, const struct rscg_key *k)
@@ -404,18 +420,6 @@ static const struct ent *snap_find(const struct snap *s, const struct rscg_key *
 }
 
 /* --- one interval ------------------------------------------------------- */
-
-struct row {
-	int cg;			/* index in the tree, -1 for the special rows */
-	const char *path;
-	uint64_t id;
-	int depth;
-	struct rscg_acc acc;
-	struct rscg_est e[RSCG_NGROUPS];
-	double k_usage, k_user, k_system;	/* cpu.stat, % (NAN: none) */
-	bool out_user, out_system;
-	bool shown;
-};
 
 /* Cumulative seconds per cgroup id, for --prometheus. */
 struct cum {
@@ -428,50 +432,10 @@ static struct cum *cums;
 static size_t ncums;
 static double cum_nobody[RSCG_NCLASSES];
 static uint64_t cum_lost[RSCG_NLOST];
-static const char *const cls_names[RSCG_NCLASSES] = {
-	"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
-	"guest", "guest_nice",
-};
-
-static void json_str(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
-static void json_num(FILE *f, double x)
-{
-	if (isnan(x))
-		fputs("null", f);
-	else
-		fprintf(f, "%.4f", x);
-}
-
-static void json_est(FILE *f, const char *name, const struct rscg_est *e)
-{
-	fprintf(f, "\"%s\":{\"samples\":%llu,\"pct\":", name, (unsigned long long)e->k);
-	json_num(f, e->pct);
-	fputs(",\"ci\":[", f);
-	json_num(f, e->lo);
-	fputc(',', f);
-	json_num(f, e->hi);
-	fputs("]}", f);
-}
-
 static int cmp_busy(const void *a, const void *b)
 {
-	double x = ((const struct row *)a)->e[RSCG_G_BUSY].ns;
-	double y = ((const struct row *)b)->e[RSCG_G_BUSY].ns;
+	double x = ((const struct rscg_row *)a)->e[RSCG_G_BUSY].ns;
+	double y = ((const struct rscg_row *)b)->e[RSCG_G_BUSY].ns;
 
 	return x < y ? 1 : x > y ? -1 : 0;
 }
@@ -481,7 +445,7 @@ static const char *attach_kind;
 static uint64_t n_randstat, n_counted;
 static size_t n_entries;	/* the map's keys after the interval's deletions */
 
-static void print_text(struct row *rows, size_t nrows, struct row *sp,
+static void print_text(struct rscg_row *rows, size_t nrows, struct rscg_row *sp,
 		       double t_s, const uint64_t *dlost)
 {
 	static bool legend;
@@ -503,7 +467,7 @@ static void print_text(struct row *rows, size_t nrows, struct row *sp,
 	       "95% interval", "%nice", "%sys", "95% interval", "%usage", "%user",
 	       "%system");
 	for (i = 0; i < nrows; i++) {
-		struct row *r = &rows[i];
+		struct rscg_row *r = &rows[i];
 
 		if (!r->shown)
 			continue;
@@ -532,71 +496,23 @@ static void print_text(struct row *rows, size_t nrows, struct row *sp,
 	fflush(stdout);
 }
 
-static void print_json(struct row *rows, size_t nrows, struct row *sp,
-		       double t_s, const uint64_t *dlost)
+static int print_json(struct rscg_row *rows, size_t nrows, struct rscg_row *sp,
+		      double t_s, const uint64_t *dlost)
 {
-	static const char *const sname[] = { "interrupts", "idle", "removed" };
-	size_t i;
-	int j, c;
-	bool first = true;
+	struct rscg_report r = {
+		.time = (long long)time(NULL),
+		.interval_s = t_s,
+		.attach = attach_kind,
+		.map_entries = n_entries,
+		.samples_randstat = n_randstat,
+		.samples_counted = n_counted,
+		.lost = dlost,
+		.buckets = sp,
+		.rows = rows,
+		.nrows = nrows,
+	};
 
-	printf("{\"view\":\"cgroup\",\"time\":%lld,\"interval_s\":%.6f,\"attach\":\"%s\","
-	       "\"map_entries\":%zu,\"samples\":{\"randstat\":%llu,\"counted\":%llu},"
-	       "\"lost\":{\"map_full\":%llu,\"other\":%llu,\"unknown_class\":%llu,\"other_errno\":%llu}",
-	       (long long)time(NULL), t_s, attach_kind, n_entries,
-	       (unsigned long long)n_randstat, (unsigned long long)n_counted,
-	       (unsigned long long)dlost[RSCG_LOST_FULL],
-	       (unsigned long long)dlost[RSCG_LOST_OTHER],
-	       (unsigned long long)dlost[RSCG_LOST_CLASS],
-	       (unsigned long long)dlost[RSCG_LOST_ERRNO]);
-	for (j = 0; j < 3; j++) {
-		printf(",\"%s\":{", sname[j]);
-		for (c = 0; c < RSCG_NCLASSES; c++)
-			printf("%s\"%s\":%llu", c ? "," : "", cls_names[c],
-			       (unsigned long long)sp[j].acc.k[c]);
-		printf(",");
-		json_est(stdout, "busy", &sp[j].e[RSCG_G_BUSY]);
-		printf(",");
-		json_est(stdout, "interrupts", &sp[j].e[RSCG_G_INTR]);
-		printf(",");
-		json_est(stdout, "idle", &sp[j].e[RSCG_G_IDLE]);
-		printf("}");
-	}
-	printf(",\"cgroups\":[");
-	for (i = 0; i < nrows; i++) {
-		struct row *r = &rows[i];
-
-		if (!r->shown)
-			continue;
-		printf("%s{\"path\":", first ? "" : ",");
-		first = false;
-		json_str(stdout, r->path);
-		printf(",\"id\":%llu,\"depth\":%d,\"samples\":{", (unsigned long long)r->id, r->depth);
-		for (c = 0; c < RSCG_NCLASSES; c++)
-			printf("%s\"%s\":%llu", c ? "," : "", cls_names[c],
-			       (unsigned long long)r->acc.k[c]);
-		printf("},\"randstat\":{");
-		json_est(stdout, "usr", &r->e[RSCG_G_USR]);
-		putchar(',');
-		json_est(stdout, "nice", &r->e[RSCG_G_NICE]);
-		putchar(',');
-		json_est(stdout, "sys", &r->e[RSCG_G_SYS]);
-		putchar(',');
-		json_est(stdout, "user_all", &r->e[RSCG_G_USER_ALL]);
-		putchar(',');
-		json_est(stdout, "busy", &r->e[RSCG_G_BUSY]);
-		printf("},\"cpu_stat\":");
-		if (isnan(r->k_usage)) {
-			printf("null}");
-			continue;
-		}
-		printf("{\"usage\":%.4f,\"user\":%.4f,\"system\":%.4f,"
-		       "\"user_outside\":%s,\"system_outside\":%s}}",
-		       r->k_usage, r->k_user, r->k_system,
-		       r->out_user ? "true" : "false", r->out_system ? "true" : "false");
-	}
-	printf("]}\n");
-	fflush(stdout);
+	return rscg_json_print(stdout, &r);
 }
 
 static int cmp_cum(const void *a, const void *b)
@@ -626,9 +542,12 @@ static struct cum *cum_get(uint64_t id)
  * Add this interval's estimates to the counters and rewrite @path (a
  * temporary file renamed over it, as node_exporter's textfile collector
  * wants).  Counters of cgroups that went away are dropped.
+ *
+ * Return: 0, EXIT_OUTPUT if @path could not be written, EXIT_FAIL out of
+ * memory (said on stderr).
  */
-static int prom_write(const char *path, struct row *rows, size_t nrows,
-		      const struct row *nobody, const uint64_t *dlost, long top, int depth)
+static int prom_write(const char *path, struct rscg_row *rows, size_t nrows,
+		      const struct rscg_row *nobody, const uint64_t *dlost, long top, int depth)
 {
 	static const enum rscg_group grp[] = { RSCG_G_USR, RSCG_G_NICE, RSCG_G_SYS };
 	struct rscg_prom_series *ser;
@@ -642,8 +561,10 @@ static int prom_write(const char *path, struct row *rows, size_t nrows,
 	for (i = 0; i < nrows; i++) {
 		struct cum *cu = cum_get(rows[i].id);
 
-		if (!cu)
-			return -1;
+		if (!cu) {
+			err("out of memory");
+			return EXIT_FAIL;
+		}
 		for (m = 0; m < 3; m++)
 			cu->ns[m] += rows[i].e[grp[m]].ns;
 		cu->seen = true;
@@ -662,14 +583,14 @@ static int prom_write(const char *path, struct row *rows, size_t nrows,
 	f = fopen(tmp, "w");
 	if (!f) {
 		err("%s: %s", tmp, strerror(errno));
-		return -1;
+		return EXIT_OUTPUT;
 	}
 	ser = calloc(nrows + 1, sizeof(*ser));
 	if (!ser) {
 		fclose(f);
 		unlink(tmp);
 		err("out of memory");
-		return -1;
+		return EXIT_FAIL;
 	}
 	/* rows are sorted by this interval's busy time: take the depth, then top */
 	for (i = 0; i < nrows && (top <= 0 || (long)shown < top); i++) {
@@ -685,16 +606,17 @@ static int prom_write(const char *path, struct row *rows, size_t nrows,
 	}
 	rscg_prom_format(f, ser, shown, cum_nobody, cum_lost);
 	free(ser);
-	ret = ferror(f);
+	errno = 0;
+	ret = fflush(f) || ferror(f);
 	if (fclose(f) || ret) {
-		err("%s: write failed", tmp);
+		err("%s: %s", tmp, errno ? strerror(errno) : "write error");
 		unlink(tmp);
-		return -1;
+		return EXIT_OUTPUT;
 	}
 	if (rename(tmp, path)) {
 		err("%s: %s", path, strerror(errno));
 		unlink(tmp);
-		return -1;
+		return EXIT_OUTPUT;
 	}
 	return 0;
 }
@@ -711,7 +633,7 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 	double t_ns = (double)(b->when.tv_sec - a->when.tv_sec) * 1e9 +
 		      (double)(b->when.tv_nsec - a->when.tv_nsec);
 	double *w = calloc((size_t)ncpu, sizeof(*w)), fb;
-	struct row *rows = calloc(t->n + 1, sizeof(*rows)), sp[3];
+	struct rscg_row *rows = calloc(t->n + 1, sizeof(*rows)), sp[3];
 	uint64_t dlost[RSCG_NLOST];
 	size_t i, shown = 0;
 	int c, g, j, ret = 0;
@@ -720,7 +642,7 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 		free(w);
 		free(rows);
 		err("out of memory");
-		return -EXIT_INPUT;
+		return -EXIT_FAIL;
 	}
 	memset(sp, 0, sizeof(sp));
 	n_randstat = n_counted = 0;
@@ -773,7 +695,7 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 		for (j = 0; j < 3; j++)
 			rscg_estimate(&sp[j].acc, (enum rscg_group)g, t_ns, fb, &sp[j].e[g]);
 	for (i = 0; i < t->n; i++) {
-		struct row *r = &rows[i];
+		struct rscg_row *r = &rows[i];
 		const struct cg *cb = &t->v[i];
 		int ia = tree_find(&a->tree, cb->id);
 		const struct cg *ca = ia >= 0 ? &a->tree.v[ia] : NULL;
@@ -792,7 +714,7 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 	}
 	qsort(rows, t->n, sizeof(*rows), cmp_busy);
 	for (i = 0; i < t->n; i++) {
-		struct row *r = &rows[i];
+		struct rscg_row *r = &rows[i];
 
 		r->shown = r->depth <= o->depth &&
 			   (!o->glob || !fnmatch(o->glob, r->path, 0)) &&
@@ -800,15 +722,21 @@ static int interval(const struct opts *o, struct snap *a, struct snap *b,
 			   (o->top <= 0 || (long)shown < o->top);
 		shown += r->shown;
 	}
-	if (o->prom)
-		ret = prom_write(o->prom, rows, t->n, &sp[0], dlost, o->top, o->depth) ? -EXIT_INPUT : 0;
-	else if (o->json)
-		print_json(rows, t->n, sp, t_ns / 1e9, dlost);
-	else
-		print_text(rows, t->n, sp, t_ns / 1e9, dlost);
-	if (!o->prom && (ferror(stdout) || fflush(stdout))) {
-		err("writing the report: %s", strerror(errno));
-		ret = -EXIT_INPUT;
+	if (o->prom) {
+		ret = -prom_write(o->prom, rows, t->n, &sp[0], dlost, o->top, o->depth);
+	} else {
+		bool unmade = false;
+
+		if (o->json)
+			unmade = print_json(rows, t->n, sp, t_ns / 1e9, dlost) &&
+				 !ferror(stdout);
+		else
+			print_text(rows, t->n, sp, t_ns / 1e9, dlost);
+		ret = -rs_output_error(PROG);
+		if (!ret && unmade) {
+			err("out of memory");
+			ret = -EXIT_FAIL;
+		}
 	}
 	free(w);
 	free(rows);
@@ -846,6 +774,7 @@ static int parse_args(int argc, char **argv, struct opts *o)
 		{ "max-entries", required_argument, NULL, 'm' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool top_given = false;
@@ -857,13 +786,17 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	o->root = "/sys/fs/cgroup";
 	o->interval = 1;
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, "+d:f:n:h", lo, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "+d:f:n:hV", lo, NULL)) != -1) {
 		switch (ch) {
 		case 'j': o->json = true; break;
 		case 'p': o->prom = optarg; break;
 		case 'r': o->root = optarg; break;
 		case 'f': o->glob = optarg; break;
-		case 'h': fputs(usage_text, stdout); return EXIT_OK;
+		case 'h':
+			fputs(usage_text, stdout);
+			return rs_output_error(PROG);
+		case 'V':
+			return rs_print_version(PROG);
 		case 'd':
 			if (!parse_long(optarg, 0, &v) || v > 1000)
 				return usage_err("-d takes a whole number from 0 to 1000: '%s'", optarg);
@@ -925,15 +858,18 @@ static int run(const struct opts *o)
 	long long n = 0;
 	int ret;
 
-	if (access(PROC_RANDSTAT, F_OK)) {
+	bool nomodule = access(PROC_RANDSTAT, F_OK) != 0;
+
+	/* both said, whichever else is missing; the module's code first */
+	if (nomodule)
 		err("the randstat module is not loaded (%s missing): sudo modprobe randstat",
 		    PROC_RANDSTAT);
-		return EXIT_NOMODULE;
-	}
-	if (geteuid()) {
+	if (geteuid())
 		err("needs root to load its BPF program: run it as root (sudo randstat cgroup)");
-		return EXIT_USAGE;
-	}
+	if (nomodule)
+		return EXIT_NOMODULE;
+	if (geteuid())
+		return EXIT_FAIL;
 	if (statfs(o->root, &sf) || sf.f_type != CGROUP2_MAGIC) {
 		err("%s is not cgroup v2 (mount -t cgroup2 none %s, or --root DIR)",
 		    o->root, o->root);
@@ -943,12 +879,12 @@ static int run(const struct opts *o)
 	ncpu = libbpf_num_possible_cpus();
 	if (ncpu <= 0) {
 		err("cannot count the possible CPUs: %s", strerror(-ncpu));
-		return EXIT_NOBPF;
+		return EXIT_FAIL;
 	}
 	skel = rscg_bpf__open();
 	if (!skel) {
 		err("cannot open the BPF program: %s", strerror(errno));
-		return EXIT_NOBPF;
+		return EXIT_FAIL;
 	}
 	bpf_map__set_max_entries(skel->maps.rscg_counts, (__u32)o->max_entries);
 	ret = rscg_bpf__load(skel);
@@ -957,7 +893,7 @@ static int run(const struct opts *o)
 		    "and CONFIG_BPF_EVENTS, run as root; RANDSTAT_BPF_DEBUG=1 says more)",
 		    strerror(-ret));
 		rscg_bpf__destroy(skel);
-		return EXIT_NOBPF;
+		return EXIT_FAIL;
 	}
 	attach_kind = "raw_tp";
 	link = bpf_program__attach_raw_tracepoint(skel->progs.rscg_raw, "sample");
@@ -966,9 +902,16 @@ static int run(const struct opts *o)
 		link = bpf_program__attach_tracepoint(skel->progs.rscg_tp, "randstat", "sample");
 	}
 	if (!link) {
-		err("cannot attach to the randstat:sample tracepoint: %s", strerror(errno));
+		int e = errno;
+
+		/* no such tracepoint: the module is not (really) loaded */
+		if (e == ENOENT)
+			err("no randstat:sample tracepoint: the randstat module is not loaded, "
+			    "or is older than this program: sudo modprobe randstat");
+		else
+			err("cannot attach to the randstat:sample tracepoint: %s", strerror(e));
 		rscg_bpf__destroy(skel);
-		return EXIT_NOBPF;
+		return e == ENOENT ? EXIT_NOMODULE : EXIT_FAIL;
 	}
 	signal(SIGINT, on_sig);
 	signal(SIGTERM, on_sig);

@@ -98,6 +98,35 @@ struct rscg_prom_series {
 #include <stdio.h>
 void rscg_prom_format(FILE *f, const struct rscg_prom_series *s, size_t n,
 		      const double *nobody_ns, const uint64_t *lost);
+
+/* One row of a report: a cgroup, or one of the buckets. */
+struct rscg_row {
+	int cg;			/* index in the tree, -1 for the buckets */
+	const char *path;
+	uint64_t id;
+	int depth;
+	struct rscg_acc acc;
+	struct rscg_est e[RSCG_NGROUPS];
+	double k_usage, k_user, k_system;	/* cpu.stat, % (NAN: none) */
+	bool out_user, out_system;
+	bool shown;		/* in the report (-d, -f, -n) */
+};
+
+/* One interval's report, for --json (rscgout.c). */
+struct rscg_report {
+	long long time;		/* time(NULL) */
+	double interval_s;
+	const char *attach;	/* "raw_tp" or "tracepoint" */
+	size_t map_entries;	/* the map's keys */
+	uint64_t samples_randstat;	/* /proc/randstat_detail's samples */
+	uint64_t samples_counted;	/* those the map counted */
+	const uint64_t *lost;	/* RSCG_NLOST, over the interval */
+	const struct rscg_row *buckets;	/* interrupts, idle, removed */
+	const struct rscg_row *rows;	/* the shown ones are written */
+	size_t nrows;
+};
+
+int rscg_json_print(FILE *f, const struct rscg_report *r);
 #endif
 
 #endif /* RSCG_H */

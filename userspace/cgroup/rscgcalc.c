@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "rscg.h"
+#include "rsjson.h"
 #include "rstask.h"
 
 /* The value after " KEY " in [p, end), or -1 if absent. */
@@ -249,17 +250,29 @@ bool rscg_outside(double kernel_pct, const struct rscg_est *e, double t_ns)
 	return rs_kernel_outside(kernel_pct, e->lo, e->hi, 100 * 1e3 / t_ns);
 }
 
-/* A label value: backslash, double quote and newline escaped. */
+/*
+ * A label value: UTF-8, as the exposition format requires (promtool
+ * rejects anything else, node_exporter drops the whole file), each byte
+ * that is not part of a well-formed sequence put as U+FFFD as in the
+ * JSON (rs_json_str()); backslash, double quote and newline escaped.
+ */
 static void prom_label(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\n') {
+	size_t n;
+
+	for (; *s; s += n) {
+		n = rs_utf8_len(s);
+		if (!n) {
+			fputs("\xef\xbf\xbd", f);
+			n = 1;
+		} else if (*s == '\n') {
 			fputs("\\n", f);
-			continue;
-		}
-		if (*s == '"' || *s == '\\')
+		} else if (*s == '"' || *s == '\\') {
 			fputc('\\', f);
-		fputc(*s, f);
+			fputc(*s, f);
+		} else {
+			fwrite(s, 1, n, f);
+		}
 	}
 }
 

@@ -35,9 +35,13 @@ struct json_object *rs_json_bool(int v)
 	return json_object_new_boolean(v ? 1 : 0);
 }
 
-/* The length of the well-formed UTF-8 sequence at @s, or 0 if none. */
-static size_t utf8_len(const unsigned char *s)
+/*
+ * The length of the well-formed UTF-8 sequence at @p, or 0 if none (so
+ * other writers, randstat cgroup's Prometheus labels, judge bytes alike).
+ */
+size_t rs_utf8_len(const char *p)
 {
+	const unsigned char *s = (const unsigned char *)p;
 	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
 	size_t n, i;
 
@@ -69,8 +73,8 @@ static size_t utf8_len(const unsigned char *s)
 /* A string; bytes that are not UTF-8 become U+FFFD. */
 struct json_object *rs_json_str(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
 	struct json_object *o;
+	const char *p = s;
 	char *buf, *q;
 	size_t n;
 
@@ -78,7 +82,7 @@ struct json_object *rs_json_str(const char *s)
 	if (!buf)
 		return NULL;
 	for (q = buf; *p; p += n) {
-		n = utf8_len(p);
+		n = rs_utf8_len(p);
 		if (n) {
 			memcpy(q, p, n);
 			q += n;

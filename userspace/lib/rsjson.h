@@ -25,6 +25,7 @@ struct json_object *rs_json_fixed(double v, int prec);
 struct json_object *rs_json_u64(uint64_t v);
 struct json_object *rs_json_bool(int v);
 struct json_object *rs_json_str(const char *s);
+size_t rs_utf8_len(const char *s);
 void rs_json_add(struct json_object *obj, const char *key,
 		 struct json_object *v);
 int rs_json_print(FILE *f, struct json_object *obj);

@@ -60,8 +60,8 @@ load_randstat
 sleep 1
 /progs/runas -u 65534 $RC 1 1 >/tmp/out 2>&1
 st=$?
-[ $st -eq 1 ] && grep -q 'needs root to load its BPF program' /tmp/out
-ok_or_show $? "not root: exit 1 ($st), says it needs root" /tmp/out
+[ $st -eq 5 ] && grep -q 'needs root to load its BPF program' /tmp/out
+ok_or_show $? "not root: exit 5 ($st), says it needs root" /tmp/out
 
 $RC 1 1 >/tmp/out 2>&1
 st=$?
@@ -85,8 +85,8 @@ c1=$(cost_ns)
 cat /tmp/err >>/tmp/out
 diag "randstat cgroup --json -d 2 $SECS 1: exit $st; sampler cost over it $((c1 - c0)) ns"
 [ $st -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 1 ] && awk "$JSONCHECK" /tmp/out &&
-	keys /tmp/out '{"view":"cgroup","time":' '"interval_s":' '"attach":"' \
-		'"samples":{"randstat":' '"lost":{"map_full":0,' '"interrupts":{"user":' \
+	keys /tmp/out '{"version":' ',"view":"cgroup","time":' '"interval_s":' '"attach":"' \
+		'"samples":{"randstat":' '"lost":{"map_full":0,' '"interrupts":{"samples":{"user":' \
 		'"cgroups":[{"path":"' '"cpu_stat":{"usage":'
 ok_or_show $? "--json: one line, it parses, its keys" /tmp/out
 diag "attached through: $(awk "$J"'{ print substr($0, index($0, "\"attach\""), 22) }' /tmp/out)"

@@ -338,6 +338,8 @@ keys() {
 # (the cgroup and cgphase suites).
 # est(s, k): "SAMPLES PCT LO HI" of the estimate "k":{...} in s.
 # cgobj(line, path): the object of cgroup PATH.
+# special(line, name): the object of the bucket NAME (interrupts, idle,
+# removed), without its key.
 # shellcheck disable=SC2016 # awk
 CG_JSON_AWK='
 function num(s, k) {
@@ -348,9 +350,9 @@ function est(s, k,   i, r) {
 	i = index(s, "\"" k "\":{\"samples\":")
 	if (!i) return "null null null null"
 	r = substr(s, i + length(k) + 14)
-	match(r, /^[0-9]+,"pct":[-0-9.e+]+,"ci":\[[-0-9.e+]+,[-0-9.e+]+\]/)
+	match(r, /^[0-9]+,"pct":[-0-9.e+]+,"ci95":\[[-0-9.e+]+,[-0-9.e+]+\]/)
 	r = substr(r, 1, RLENGTH)
-	gsub(/"pct":|"ci":|\[|\]/, "", r); gsub(/,/, " ", r)
+	gsub(/"pct":|"ci95":|\[|\]/, "", r); gsub(/,/, " ", r)
 	return r
 }
 function cgobj(line, path,   n, part, i) {
@@ -359,9 +361,11 @@ function cgobj(line, path,   n, part, i) {
 		if (index(part[i], "\"" path "\",") == 1) return part[i]
 	return ""
 }
-function special(line, name,   i) {
-	i = index(line, "\"" name "\":{\"user\":")
-	return i ? substr(line, i, index(substr(line, i), "}}") + 1) : ""
+function special(line, name,   i, s) {
+	i = index(line, "\"" name "\":{\"samples\":{\"user\":")
+	if (!i) return ""
+	s = substr(line, i + length(name) + 3)
+	return substr(s, 1, index(s, "}}") + 1)
 }
 '
 # cost_ns: every CPU's sampler cost so far, ns.

@@ -204,7 +204,7 @@ static const char *rs_path(const struct options *o, unsigned int k)
 static int input_error(const struct rs_error *err, bool default_randstat)
 {
 	if (err->status == RS_ERR_NOENT && default_randstat) {
-		fputs(RS_NO_MODULE_MSG, stderr);
+		fputs(RS_NO_MODULE_MSG("randstat"), stderr);
 		return EXIT_NOMODULE;
 	}
 	fprintf(stderr, "randstat: %s\n", err->msg);

@@ -114,9 +114,12 @@ struct rs_error {
 #define RS_PROC_RANDSTAT	"/proc/randstat"
 #define RS_PROC_DETAIL		"/proc/randstat_detail"
 
-/* What the reader says when /proc/randstat_detail does not exist. */
-#define RS_NO_MODULE_MSG \
-	"randstat: " RS_PROC_DETAIL " does not exist: the randstat module is not loaded.\n" \
+/*
+ * What a tool says when /proc/randstat_detail does not exist; @who, a
+ * string literal, is the tool ("randstat", "randstat top").
+ */
+#define RS_NO_MODULE_MSG(who) \
+	who ": " RS_PROC_DETAIL " does not exist: the randstat module is not loaded.\n" \
 	"  Load it with:            sudo modprobe randstat\n" \
 	"  or, in the source tree:  sudo insmod module/randstat.ko\n"
 

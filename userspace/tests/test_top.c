@@ -832,8 +832,11 @@ static void t_prog_no_module(void)
 
 	RUN(&r, "top", "1", "1");
 	EXPECT(r.status == 3 && !r.out[0]);
-	EXPECT_HAS(r.err, "randstat: /proc/randstat_detail does not exist: the randstat module is not loaded.\n"
+	/* the subcommand's own prefix, as its other messages */
+	EXPECT_HAS(r.err, "randstat top: /proc/randstat_detail does not exist: the randstat module is not loaded.\n"
 		   "  Load it with:            sudo modprobe randstat\n");
+	EXPECT_HASNT(r.err, "\nrandstat: ");
+	EXPECT(strncmp(r.err, "randstat: ", 10));
 	if (geteuid())
 		EXPECT_HAS(r.err, "randstat top: needs root to read tracefs");
 	else

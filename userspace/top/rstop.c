@@ -483,7 +483,7 @@ static int load_randstat(struct rs_snap *rs)
 	if (!rs_load_randstat(PROC_RANDSTAT, rs, &err))
 		return -1;
 	if (err.status == RS_ERR_NOENT) {
-		fputs(RS_NO_MODULE_MSG, stderr);
+		fputs(RS_NO_MODULE_MSG("randstat top"), stderr);
 		return EXIT_NOMODULE;
 	}
 	fprintf(stderr, "randstat top: %s\n", err.msg);

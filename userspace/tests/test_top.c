@@ -841,6 +841,12 @@ static void t_prog_no_module(void)
 		EXPECT_HAS(r.err, "randstat top: needs root to read tracefs");
 	else
 		EXPECT_HASNT(r.err, "needs root");
+	/* -p's list is freed on this early return too (LeakSanitizer, in
+	 * tests/sanitize.sh's ASan build, fails the exit code otherwise) */
+	RUN(&r, "top", "-p", "1,2", "-p", "3", "1", "1");
+	EXPECT(r.status == 3 && !r.out[0]);
+	EXPECT_HAS(r.err, "the randstat module is not loaded");
+	EXPECT_HASNT(r.err, "LeakSanitizer");
 	/* arguments are judged first */
 	RUN(&r, "top", "-q");
 	EXPECT(r.status == 1);

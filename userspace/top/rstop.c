@@ -583,22 +583,22 @@ int rs_top_main(int argc, char **argv)
 	char msg[512];
 	int ret, sig;
 
+	/* every return from here on goes through out: all of it freed */
 	memset(&o, 0, sizeof(o));
-	ret = parse_args(argc, argv, &o);
-	if (ret >= 0) {
-		free(o.pids);
-		return ret;
-	}
 	memset(&st, 0, sizeof(st));
+	msg[0] = '\0';
+	ret = parse_args(argc, argv, &o);
+	if (ret >= 0)
+		goto out;
 	ret = load_randstat(&st.rs[0]);
 	if (geteuid())
 		fputs("randstat top: needs root to read tracefs: run it as root (sudo randstat top)\n",
 		      stderr);
 	if (ret >= 0)
-		return ret;
+		goto out;
 	if (geteuid()) {
-		rs_snap_free(&st.rs[0]);
-		return RS_EXIT_FAIL;
+		ret = RS_EXIT_FAIL;
+		goto out;
 	}
 	catch_signals();
 	rs_trace_reap();

@@ -62,7 +62,7 @@ static const char usage_text[] =
 "                [--stat PATH] [--randstat PATH] [INTERVAL [COUNT]]\n"
 "       randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n"
 "                    [INTERVAL [COUNT]]\n"
-"       randstat exec [--stat FILE] -- CMD [ARGS...]\n"
+"       randstat exec [--stat FILE] [--] CMD [ARGS...]\n"
 "\n"
 "Puts the estimates of randstat's randomized statclock (/proc/randstat_detail)\n"
 "beside the kernel's tick-based /proc/stat, with randstat's 95% confidence\n"

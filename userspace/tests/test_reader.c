@@ -1448,6 +1448,47 @@ static void t_prog_version(void)
 }
 
 /*
+ * randstat exec's options (getopt_long, stopping at the command): an
+ * unknown option or a missing argument is its own usage error, 125, not
+ * a command to run; the command's own options are its own.
+ */
+static void t_exec_usage(void)
+{
+	struct result r = run("exec", "--bogus", "true");
+
+	EXPECT(r.status == 125 && !*r.out);
+	EXPECT_HAS(r.err, "randstat exec: unknown option or missing argument: --bogus\n");
+	EXPECT_HAS(r.err, "Try 'randstat exec --help'.\n");
+	EXPECT_HASNT(r.err, "no randstat-fs file");
+	result_free(&r);
+	r = run("exec", "-x", "true");
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "randstat exec: unknown option or missing argument: -x\n");
+	result_free(&r);
+	r = run("exec", "--stat");
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "randstat exec: unknown option or missing argument: --stat\n");
+	result_free(&r);
+	r = run("exec", "--stat", fx("missing"));	/* no CMD */
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "randstat exec: no command to run\n");
+	result_free(&r);
+	/* the first non-option is CMD, its options are not exec's; --stat=F
+	 * and --stat F alike: F is looked at, and is no randstat-fs file */
+	r = run("exec", "--stat", fx("missing"), "ls", "-l", "--bogus");
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "randstat exec: no randstat-fs file");
+	EXPECT_HAS(r.err, "missing: No such file or directory\n");
+	EXPECT_HASNT(r.err, "unknown option");
+	result_free(&r);
+	r = run("exec", "--stat=/nonexistent", "--", "--bogus");
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "/nonexistent: No such file or directory\n");
+	EXPECT_HASNT(r.err, "unknown option");
+	result_free(&r);
+}
+
+/*
  * An output that cannot be written (/dev/full: ENOSPC) is said, with its
  * own exit code 4, not 2 (an input could not be read); the old reader
  * exited 2 with no word.
@@ -2074,6 +2115,7 @@ int main(int argc, char **argv)
 		     "/proc/randstat_detail exists here");
 	tap_test("randstat: usage errors, exit 1; --help", t_prog_usage);
 	tap_test("randstat, top, exec: --version, exit 0", t_prog_version);
+	tap_test("randstat exec: unknown options are usage errors, 125", t_exec_usage);
 	if (!can_unshare())
 		tap_skip("randstat exec: the caller's supplementary groups (initgroups)",
 			 "no mount namespace here (not root) for a test /etc/group");

@@ -70,8 +70,8 @@ static const char usage_text[] =
 "\n"
 "With no INTERVAL: each class's share of the time since the counters\n"
 "started (randstat since it was loaded or reset, /proc/stat since boot).\n"
-"With INTERVAL (seconds, may be fractional): a report of the shares over\n"
-"each interval, COUNT times or until interrupted.\n"
+"With INTERVAL (seconds, a plain decimal from 0.01, such as 2 or 0.5): a\n"
+"report of the shares over each interval, COUNT times or until interrupted.\n"
 "\n"
 "  --one-row         for scripts, as sadf -d: one line per CPU and report,\n"
 "                    fields separated by ';' (time, CPU, source, seconds,\n"
@@ -176,7 +176,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (npos > 2)
 		return usage_error("too many arguments: %s", argv[optind + 2]);
 	if (npos >= 1 && !rs_parse_interval(argv[optind], &o->interval))
-		return usage_error("INTERVAL must be a number of seconds above 0: '%s'",
+		return usage_error("INTERVAL must be " RS_INTERVAL_RULE ": '%s'",
 				   argv[optind]);
 	if (npos == 2 && !rs_parse_count(argv[optind + 1], &o->count))
 		return usage_error("COUNT must be a whole number above 0: '%s'",

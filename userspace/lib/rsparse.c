@@ -781,15 +781,38 @@ enum rs_status rs_load_randstat(const char *path, struct rs_snap *snap,
 	return load(path, snap, err, rs_parse_randstat);
 }
 
-/* A command line's INTERVAL: seconds, above 0, at most a year. */
+/*
+ * A command line's INTERVAL: a plain decimal number of seconds, digits
+ * with at most one '.' between digits (no sign, space, exponent, hex,
+ * inf or nan, all of which strtod() takes), from RS_INTERVAL_MIN to
+ * RS_INTERVAL_MAX.
+ */
 bool rs_parse_interval(const char *s, double *v)
 {
+	const char *p = s;
 	char *end;
+	double x;
 
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (p == s)
+		return false;
+	if (*p == '.') {
+		const char *frac = ++p;
+
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (p == frac)
+			return false;
+	}
+	if (*p)
+		return false;
 	errno = 0;
-	*v = strtod(s, &end);
-	return !errno && end != s && !*end && isfinite(*v) && *v > 0 &&
-	       *v <= 366 * 86400.0;
+	x = strtod(s, &end);
+	if (errno || *end || !(x >= RS_INTERVAL_MIN && x <= RS_INTERVAL_MAX))
+		return false;
+	*v = x;
+	return true;
 }
 
 /* A command line's COUNT: a whole number above 0, no sign, no spaces. */

@@ -139,6 +139,12 @@ void rs_snap_free(struct rs_snap *snap);
 const struct rs_cpu *rs_snap_cpu(const struct rs_snap *snap, unsigned int n);
 uint64_t rs_row_time(const struct rs_row *r);
 
+/* INTERVAL's bounds, in seconds, and the rule, for a usage error. */
+#define RS_INTERVAL_MIN		0.01
+#define RS_INTERVAL_MAX		31622400.0	/* 366 days */
+#define RS_INTERVAL_RULE \
+	"a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5"
+
 bool rs_parse_interval(const char *s, double *v);
 bool rs_parse_count(const char *s, unsigned long long *v);
 void rs_law_desc(const struct rs_snap *s, char *buf, size_t size);

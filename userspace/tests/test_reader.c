@@ -635,6 +635,40 @@ static void t_numbers(void)
 		   &err, "mem", "no 'cpu' line");
 }
 
+/*
+ * INTERVAL: a plain decimal number of seconds, a fraction allowed, from
+ * 0.01 s to a year; not hex, an exponent, a sign, inf or nan, which
+ * strtod() took.
+ */
+static void t_parse_interval(void)
+{
+	static const struct {
+		const char *s;
+		double v;
+	} good[] = {
+		{ "1", 1 }, { "0.5", 0.5 }, { "0.01", 0.01 }, { "2.50", 2.5 },
+		{ "007", 7 }, { "31622400", 31622400 },
+	};
+	static const char *const bad[] = {
+		"0x10", "1e-7", "1e3", "1E2", "inf", "nan", "INF", "+1", "-1",
+		" 1", "1 ", "1.", ".5", "1,5", "0", "0.0", "0.009", "0.001",
+		"31622400.5", "99999999999", "", "1..2", "0x1p-3", "\t1",
+	};
+	unsigned int i;
+	double v;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		v = -1;
+		EXPECT(rs_parse_interval(good[i].s, &v));
+		EXPECT_NEAR(v, good[i].v, 1e-12);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (rs_parse_interval(bad[i], &v))
+			printf("# '%s' taken as %g\n", bad[i], v);
+		EXPECT(!rs_parse_interval(bad[i], &v));
+	}
+}
+
 /* --- the reports --------------------------------------------------------- */
 
 static void t_since_start(void)
@@ -1391,6 +1425,7 @@ static void t_prog_usage(void)
 		{ "abc" }, { "--json", "--prometheus" }, { "--prometheus", "1" },
 		{ "--one-row", "--json" }, { "--prometheus", "--one-row" },
 		{ "--stat" }, { "--stat", "a", "--stat", "b" },
+		{ "0x10" }, { "1e-7" }, { "inf" }, { "nan" }, { "0.001" },
 	};
 	struct result r;
 	unsigned int i;
@@ -1404,6 +1439,9 @@ static void t_prog_usage(void)
 		EXPECT_HAS(r.err, "Try 'randstat --help'");
 		result_free(&r);
 	}
+	r = run("1e-7");
+	EXPECT_HAS(r.err, "randstat: INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '1e-7'\n");
+	result_free(&r);
 	r = run("--help");
 	EXPECT(r.status == 0);
 	EXPECT_HAS(r.out, "Exit status: 0 ok, 1 usage error, 2 ");
@@ -2084,6 +2122,7 @@ int main(int argc, char **argv)
 	tap_test("an unknown line, or the wrong file", t_unknown_line);
 	tap_test("inconsistent randstat files", t_inconsistent);
 	tap_test("numbers: range, sign, count, NUL, duplicates", t_numbers);
+	tap_test("INTERVAL: a plain decimal, 0.01 s to a year", t_parse_interval);
 
 	tap_test("since start: shares, half-widths, marks", t_since_start);
 	tap_test("since start: equal spans are compared, others not",

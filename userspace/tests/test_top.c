@@ -796,13 +796,15 @@ static void t_prog_usage(void)
 		{ { "top", "-p", "1," }, "-p takes process ids above 0, separated by commas: '1,'" },
 		{ { "top", "-n", "0" }, "-n takes a whole number above 0: '0'" },
 		{ { "top", "-n", "x" }, "-n takes a whole number above 0: 'x'" },
-		{ { "top", "0" }, "INTERVAL must be a number of seconds above 0: '0'" },
+		{ { "top", "0" }, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '0'" },
 		{ { "top", "1", "0" }, "COUNT must be a whole number above 0: '0'" },
-		{ { "top", "nan" }, "INTERVAL must be a number of seconds above 0: 'nan'" },
+		{ { "top", "nan" }, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: 'nan'" },
 		{ { "top", "1", "2", "3" }, "too many arguments: 3" },
+		{ { "top", "0x10" }, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '0x10'" },
+		{ { "top", "1e-7" }, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '1e-7'" },
 	};
 	struct result r;
-	char want[128];
+	char want[256];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {

@@ -68,8 +68,8 @@ static const char usage_text[] =
 "same interval, from /proc/PID/stat.\n"
 "\n"
 "With no INTERVAL: one report over one second.  With INTERVAL (seconds,\n"
-"may be fractional): a report every INTERVAL, COUNT times or until\n"
-"interrupted.\n"
+"a plain decimal from 0.01, such as 2 or 0.5): a report every INTERVAL,\n"
+"COUNT times or until interrupted.\n"
 "\n"
 "  -t, --threads     one row per thread, not per process\n"
 "  -p PID[,PID...]   only these processes (with -t, their threads), shown\n"
@@ -190,7 +190,7 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		return usage_error("too many arguments: %s", argv[optind + 2]);
 	if (npos >= 1) {
 		if (!rs_parse_interval(argv[optind], &o->interval))
-			return usage_error("INTERVAL must be a number of seconds above 0: '%s'",
+			return usage_error("INTERVAL must be " RS_INTERVAL_RULE ": '%s'",
 					   argv[optind]);
 		o->count = 0;
 	}

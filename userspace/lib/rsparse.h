@@ -36,6 +36,12 @@ enum rs_col {
 #define RS_NTIME	(RS_STEAL + 1)
 
 #define RS_MAX_CPUS	65536	/* highest CPU number accepted, plus one */
+/*
+ * A cpuN line's counters, and the sum of its eight time columns, are
+ * below this many ticks (89,000 years at USER_HZ 100), or the file is
+ * damaged: RS_MAX_CPUS of them then add up without overflow.
+ */
+#define RS_MAX_TICKS	(1ull << 48)
 
 struct rs_row {
 	uint64_t v[RS_NCOLS];

@@ -143,6 +143,9 @@ static struct result run_argv(const char *const *args)
 
 #define run(...)	run_argv((const char *const[]){ __VA_ARGS__, NULL })
 
+/* A pair of fixtures, "NAME.stat" and "NAME.randstat", for the program. */
+#define PAIR(name) "--stat", fx(name ".stat"), "--randstat", fx(name ".randstat")
+
 static void result_free(struct result *r)
 {
 	free(r->out);
@@ -636,6 +639,74 @@ static void t_numbers(void)
 }
 
 /*
+ * Counters that cannot be: a cpuN line of 2^48 ticks or more (89,000
+ * years at USER_HZ 100), in a column or in its eight time columns' sum,
+ * or a cpu line whose sum overflows 64 bits, is damaged: the file is
+ * refused (exit 2), as a truncated one, rather than its sums wrapping.
+ * Under 2^48 a CPU, the sums over 65536 CPUs cannot wrap either.
+ */
+static void t_stat_overflow(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+	struct result r;
+
+	expect_bad(parse_stat("cpu  1 0 0 0 0 0 0 0 0 0\n"
+			      "cpu0 18446744073709551615 0 0 0 0 0 0 0 0 0\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:2:",
+		   "'cpu0': user is 18446744073709551615 ticks, 2^48 or more: damaged");
+	expect_bad(parse_stat("cpu  1 0 0 0 0 0 0 0 0 0\n"
+			      "cpu0 140737488355328 140737488355328 0 0 0 0 0 0 0 0\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:2:",
+		   "'cpu0': its eight time columns add up to 2^48 ticks or more: damaged");
+	expect_bad(parse_stat("cpu  1 0 0 0 0 0 0 0 0 0\n"
+			      "cpu0 1 0 0 0 0 0 0 0 281474976710656 0\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:2:",
+		   "'cpu0': guest is 281474976710656 ticks, 2^48 or more");
+	expect_bad(parse_stat("cpu  18446744073709551615 1 0 0 0 0 0 0 0 0\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
+		   "'cpu': its eight time columns add up to more than 2^64: damaged");
+	/* just under: taken */
+	EXPECT(!parse_stat("cpu  18446744073709551614 1 0 0 0 0 0 0 0 0\n"
+			   "cpu0 281474976710655 0 0 0 0 0 0 0 0 0\n"
+			   "cpu1 140737488355327 140737488355328 0 0 0 0 0 0 0 0\n",
+			   &s, &err));
+	EXPECT(rs_row_time(&s.all) == UINT64_MAX);
+	rs_snap_free(&s);
+	/* and in /proc/randstat_detail's cpu lines, ticks too */
+	{
+		char *t = replace(slurp("normal.randstat"),
+				  "\ncpu1 16012 ", "\ncpu1 18446744073709551615 ");
+
+		expect_bad(parse_rs(t, &s, &err), RS_ERR_FORMAT, &err, "mem:4:",
+			   "'cpu1': user is 18446744073709551615 ticks, 2^48 or more: damaged");
+		free(t);
+		/* ns columns that wrap to elapsed_ns: damaged, not equal */
+		t = replace(slurp("normal.randstat"),
+			    "ns cpu0 199873456789 10012345678 ",
+			    "ns cpu0 18446744073709551615 10012345679 ");
+		t = replace(t, "elapsed_ns 1000000000000 sampled_ns 998800000000",
+			    "elapsed_ns 800126543211 sampled_ns 798926543211");
+		expect_bad(parse_rs(t, &s, &err), RS_ERR_FORMAT, &err, "mem:8:",
+			   "'sampler cpu0': the ns, samples or exact columns add up to more than 2^64: damaged");
+		free(t);
+	}
+
+	/* the program: exit 2 and why, no table, since the start and over
+	 * an interval */
+	r = run("--stat", fx("wrap.stat"), "--randstat", fx("normal.randstat"));
+	EXPECT(r.status == 2 && !*r.out);
+	EXPECT_HAS(r.err, "wrap.stat:2: 'cpu0': user is 18446744073709551615 ticks, 2^48 or more: damaged\n");
+	EXPECT_HASNT(r.out, "4615898025375543");
+	result_free(&r);
+	r = run(PAIR("normal"), "--stat", fx("wrap.stat"), "--randstat",
+		fx("later.randstat"));
+	EXPECT(r.status == 2 && !*r.out);
+	EXPECT_HAS(r.err, "wrap.stat:2:");
+	result_free(&r);
+}
+
+/*
  * INTERVAL: a plain decimal number of seconds, a fraction allowed, from
  * 0.01 s to a year; not hex, an exponent, a sign, inf or nan, which
  * strtod() took.
@@ -1043,8 +1114,6 @@ static void t_stat_went_down(void)
 }
 
 /* --- the program ---------------------------------------------------------- */
-
-#define PAIR(name) "--stat", fx(name ".stat"), "--randstat", fx(name ".randstat")
 
 static void t_prog_since_start(void)
 {
@@ -2123,6 +2192,7 @@ int main(int argc, char **argv)
 	tap_test("inconsistent randstat files", t_inconsistent);
 	tap_test("numbers: range, sign, count, NUL, duplicates", t_numbers);
 	tap_test("INTERVAL: a plain decimal, 0.01 s to a year", t_parse_interval);
+	tap_test("a cpu line whose sums would wrap is damaged, exit 2", t_stat_overflow);
 
 	tap_test("since start: shares, half-widths, marks", t_since_start);
 	tap_test("since start: equal spans are compared, others not",

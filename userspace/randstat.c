@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -782,6 +783,27 @@ static int run_since_start(struct context *ctx)
 	return ret;
 }
 
+/* Set by SIGINT (Ctrl-C) while reports are made every INTERVAL. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* SIGINT ends the sleep (no SA_RESTART) and the loop, as mpstat's. */
+static void catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* Sleep until @offset seconds after @start, or until interrupted. */
 static void sleep_until(const struct timespec *start, double offset)
 {
 	struct timespec t = *start;
@@ -793,31 +815,97 @@ static void sleep_until(const struct timespec *start, double offset)
 		t.tv_sec++;
 		t.tv_nsec -= 1000000000;
 	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) ==
+	while (!interrupted &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) ==
 	       EINTR)
 		;
 }
 
 /*
+ * The Average's end: the first read, plus the growth over each interval
+ * kept (rs_snap_add_delta()); an interval in which randstat's counters
+ * went down (a reset, a reload) is left out, /proc/stat's growth over it
+ * too, so that both cover the same time.
+ */
+struct average {
+	struct pair end;
+	unsigned long long kept, left_out;
+	double wall;		/* seconds of the intervals kept */
+};
+
+static void average_add(struct average *avg, const struct pair *a,
+			const struct pair *b)
+{
+	if (rs_randstat_went_down(&a->rs, &b->rs)) {
+		avg->left_out++;
+		return;
+	}
+	rs_snap_add_delta(&avg->end.stat, &a->stat, &b->stat);
+	rs_snap_add_delta(&avg->end.rs, &a->rs, &b->rs);
+	avg->kept++;
+	avg->wall += seconds_between(&a->when, &b->when);
+}
+
+/* The Average block: the report from the first read to avg->end. */
+static int report_average(struct context *ctx, const struct pair *first,
+			  const struct average *avg)
+{
+	unsigned long long n = avg->kept + avg->left_out;
+	struct rs_report rep;
+	int ret;
+
+	if (rs_report_interval(&rep, &first->stat, &first->rs,
+			       &avg->end.stat, &avg->end.rs) ||
+	    (avg->left_out &&
+	     rs_report_note(&rep, "%llu of the %llu intervals left out: randstat's counters went down in %s (a reset, or the module reloaded)",
+			    avg->left_out, n,
+			    avg->left_out > 1 ? "them" : "it"))) {
+		fprintf(stderr, "randstat: out of memory\n");
+		ret = RS_EXIT_FAIL;
+	} else {
+		ret = emit(ctx, &rep);
+	}
+	rs_report_free(&rep);
+	return ret;
+}
+
+/*
  * captured pairs (sleep == false) or live reads every INTERVAL.  After
  * two reports or more, the text output ends, as sysstat's do, with an
- * "Average:" block: the report between the first read and the last, each
- * of its lines prefixed "Average: ".
+ * "Average:" block, each of its lines prefixed "Average: ": the report
+ * over the intervals so far, from the sum of their growth, those across
+ * a reset left out (struct average).  Live, SIGINT (Ctrl-C) ends the
+ * loop as mpstat: the interval under way is dropped, the Average made
+ * if a report was, and the exit status is 0.
  */
 static int run_intervals(struct context *ctx, bool sleep)
 {
 	const struct options *o = ctx->o;
-	unsigned long long k, last = sleep ? o->count : o->nrs - 1;
+	unsigned long long k, reports = 0;
+	unsigned long long last = sleep ? o->count : o->nrs - 1;
+	bool want_avg = o->out == OUT_TEXT || o->out == OUT_ROWS;
 	struct pair first, p[2], *a = &first, *b;
+	struct average avg;
 	char title[64];
-	int ret = read_pair(o, 0, &first);
+	int ret;
 
+	memset(&avg, 0, sizeof(avg));
+	ret = read_pair(o, 0, &first);
 	if (ret >= 0)
 		return ret;
+	if (want_avg && (rs_snap_copy(&avg.end.stat, &first.stat) ||
+			 rs_snap_copy(&avg.end.rs, &first.rs))) {
+		fputs("randstat: out of memory\n", stderr);
+		ret = RS_EXIT_FAIL;
+	}
+	if (sleep)
+		catch_sigint();
 	for (k = 1; ret < 0 && (!last || k <= last); k++) {
 		b = &p[k % 2];
 		if (sleep)
 			sleep_until(&a->when, o->interval);
+		if (interrupted)
+			break;
 		ret = read_pair(o, k, b);
 		if (ret >= 0)
 			break;
@@ -834,22 +922,26 @@ static int run_intervals(struct context *ctx, bool sleep)
 		ctx->title = title;
 		ctx->stamp = title;
 		ret = report_interval(ctx, a, b);
+		reports++;
+		if (want_avg)
+			average_add(&avg, a, b);
 		if (a != &first)
 			pair_free(a);
 		a = b;
 	}
-	if (ret < 0 && (o->out == OUT_TEXT || o->out == OUT_ROWS) &&
-	    k - 1 >= 2) {	/* reports made */
+	if (ret < 0 && want_avg &&
+	    (reports >= 2 || (interrupted && reports >= 1))) {
 		ctx->title = "Average:";
 		ctx->stamp = "Average";
-		ctx->wall = sleep ? seconds_between(&first.when, &a->when) : NAN;
+		ctx->wall = sleep ? avg.wall : NAN;
 		row_prefix = o->out == OUT_TEXT ? "Average: " : "";
-		ret = report_interval(ctx, &first, a);
+		ret = report_average(ctx, &first, &avg);
 		row_prefix = "";
 	}
 	if (a != &first)
 		pair_free(a);
 	pair_free(&first);
+	pair_free(&avg.end);
 	return ret;
 }
 

@@ -305,6 +305,22 @@ uint64_t rs_row_time(const struct rs_row *r)
 	return sum;
 }
 
+/* A copy of @src, its CPUs too, into @dst: 0, or -1 out of memory. */
+int rs_snap_copy(struct rs_snap *dst, const struct rs_snap *src)
+{
+	*dst = *src;
+	dst->cpu = NULL;
+	if (!src->ncpu)
+		return 0;
+	dst->cpu = malloc(src->ncpu * sizeof(*dst->cpu));
+	if (!dst->cpu) {
+		dst->ncpu = 0;
+		return -1;
+	}
+	memcpy(dst->cpu, src->cpu, src->ncpu * sizeof(*dst->cpu));
+	return 0;
+}
+
 void rs_snap_free(struct rs_snap *snap)
 {
 	free(snap->cpu);

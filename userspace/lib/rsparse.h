@@ -140,6 +140,7 @@ enum rs_status rs_load_stat(const char *path, struct rs_snap *snap,
 			    struct rs_error *err);
 enum rs_status rs_load_randstat(const char *path, struct rs_snap *snap,
 				struct rs_error *err);
+int rs_snap_copy(struct rs_snap *dst, const struct rs_snap *src);
 void rs_snap_free(struct rs_snap *snap);
 
 const struct rs_cpu *rs_snap_cpu(const struct rs_snap *snap, unsigned int n);

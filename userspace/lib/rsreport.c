@@ -679,6 +679,84 @@ int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 	return 0;
 }
 
+static void row_add_delta(struct rs_row *acc, const struct rs_row *a,
+			  const struct rs_row *b)
+{
+	struct rs_row d;
+
+	rs_row_sub(a, b, &d);
+	row_add(acc, &d);
+}
+
+/**
+ * rs_snap_add_delta() - add the growth of one file between two reads
+ * @acc: a copy (rs_snap_copy()) of the file at a first read, to which
+ *	 the growth of each interval kept so far has been added
+ * @a: the file at an interval's start
+ * @b: the file at its end
+ *
+ * For the Average over intervals some of which are left out (randstat's
+ * counters went down in them: rs_randstat_went_down()): rs_report_interval()
+ * from the first read to @acc is then the report of the kept intervals'
+ * sums.  Each counter of a CPU that has it at both reads grows by its
+ * increase (rs_row_sub(): 0 if it went down); the maxima and the flags
+ * (online, mode, dormant, a CPU's cpu line) are @b's, as is the header.
+ * A CPU @acc lacks (not in the first read) is left out: it has no row in
+ * that report either.  Nothing wraps: rsparse.c bounds the tick rows.
+ */
+void rs_snap_add_delta(struct rs_snap *acc, const struct rs_snap *a,
+		       const struct rs_snap *b)
+{
+	unsigned int i;
+
+	acc->version = b->version;
+	acc->law = b->law;
+	acc->floor_ns = b->floor_ns;
+	acc->mean_ns = b->mean_ns;
+	acc->tmin_ns = b->tmin_ns;
+	acc->tmax_ns = b->tmax_ns;
+	acc->user_hz = b->user_hz;
+	row_add_delta(&acc->all, &a->all, &b->all);
+	for (i = 0; i < acc->ncpu; i++) {
+		const struct rs_cpu *ca = rs_snap_cpu(a, i), *cb = rs_snap_cpu(b, i);
+		struct rs_cpu *c = &acc->cpu[i];
+		struct rs_sampler d;
+
+		c->listed = cb && cb->listed;
+		if (c->listed && ca && ca->listed)
+			row_add_delta(&c->ticks, &ca->ticks, &cb->ticks);
+		c->counted = cb && cb->counted;
+		if (!c->counted || !ca || !ca->counted)
+			continue;
+		row_add_delta(&c->ns, &ca->ns, &cb->ns);
+		row_add_delta(&c->samples, &ca->samples, &cb->samples);
+		row_add_delta(&c->exact, &ca->exact, &cb->exact);
+		sampler_sub(&ca->s, &cb->s, &d);
+		d.cost_max_ns = max_u64(c->s.cost_max_ns, cb->s.cost_max_ns);
+		d.late_max_ns = max_u64(c->s.late_max_ns, cb->s.late_max_ns);
+		d.elapsed_ns += c->s.elapsed_ns;
+		d.sampled_ns += c->s.sampled_ns;
+		d.samples += c->s.samples;
+		d.overruns += c->s.overruns;
+		d.dormancies += c->s.dormancies;
+		d.cost_ns += c->s.cost_ns;
+		d.late_ns += c->s.late_ns;
+		c->s = d;
+	}
+}
+
+/* A note of the caller's in a report: 0, or -1 out of memory. */
+int rs_report_note(struct rs_report *rep, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return add_note(rep, "%s", buf);
+}
+
 /* The row of a CPU (or RS_ALL), NULL if the report has none. */
 const struct rs_line *rs_report_line(const struct rs_report *rep, int cpu)
 {

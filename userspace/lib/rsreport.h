@@ -78,6 +78,10 @@ int rs_report_since_start(struct rs_report *rep, const struct rs_snap *stat,
 int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 		       const struct rs_snap *rs0, const struct rs_snap *stat1,
 		       const struct rs_snap *rs1);
+void rs_snap_add_delta(struct rs_snap *acc, const struct rs_snap *a,
+		       const struct rs_snap *b);
+int rs_report_note(struct rs_report *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 const struct rs_line *rs_report_line(const struct rs_report *rep, int cpu);
 void rs_report_free(struct rs_report *rep);
 

@@ -19,9 +19,11 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rsexec.h"
@@ -1219,14 +1221,176 @@ static void t_prog_average(void)
 		EXPECT_HASNT(avg, "\n0    ");	/* every line prefixed */
 	}
 	result_free(&r);
-	/* across a reset: the average says so too */
-	r = run(PAIR("normal"), PAIR("later"), PAIR("reset"));
-	EXPECT_HAS(r.out, "\nAverage:\nAverage: note: randstat's counters went down");
+	/*
+	 * across a reset: the interval that spans it is left out (said),
+	 * the others still count.  normal to later (cpu0: 1000 user of 2500
+	 * samples, /proc/stat 405 of 1000 ticks) and reset to afterreset
+	 * (1500 of 2500, 600 of 1000 ticks): cpu0 usr 2500 of 5000 samples
+	 * over 20 s, 50.00%; /proc/stat 1005 of 2000 ticks, 50.25%; sys
+	 * (250 + 250) of 5000, 10.00%.
+	 */
+	r = run(PAIR("normal"), PAIR("later"), PAIR("reset"), PAIR("afterreset"));
+	EXPECT(r.status == 0 && !*r.err);
+	avg = strstr(r.out, "\nAverage:\n");
+	EXPECT(avg != NULL);
+	if (avg) {
+		EXPECT_HAS(avg, "\nAverage: note: 1 of the 3 intervals left out: randstat's counters went down in it (a reset, or the module reloaded)\n");
+		EXPECT_HAS(avg, "\nAverage: 0    randstat    50.00    0.00   10.00 ");
+		EXPECT_HAS(avg, "\nAverage:      /proc/stat  50.25 ");
+		EXPECT_HAS(avg, "\nAverage: sampler: 10000 samples");
+		EXPECT_HASNT(avg, "counters went down between the two reads");
+	}
+	result_free(&r);
+	/* what is left after the reset is the average: here nothing (the
+	 * same files twice), not the counters from before it */
+	r = run(PAIR("later"), PAIR("reset"), PAIR("reset"));
+	EXPECT(r.status == 0);
+	avg = strstr(r.out, "\nAverage:\n");
+	EXPECT(avg != NULL);
+	if (avg) {
+		EXPECT_HAS(avg, "\nAverage: note: 1 of the 2 intervals left out");
+		EXPECT_HAS(avg, "\nAverage: all  randstat        -       -");
+		EXPECT_HASNT(avg, "samples over 99");
+	}
+	result_free(&r);
+	/* --one-row: the same Average rows */
+	r = run("--one-row", PAIR("normal"), PAIR("later"), PAIR("reset"),
+		PAIR("afterreset"));
+	EXPECT(r.status == 0);
+	EXPECT_HAS(r.out, "\n# Average: note: 1 of the 3 intervals left out");
+	EXPECT_HAS(r.out, "\nAverage;0;randstat;20.000;5000;50.00;");
 	result_free(&r);
 	r = run("--json", PAIR("normal"), PAIR("later"), PAIR("later"));
 	EXPECT(r.status == 0 && count_lines(r.out) == 2);
 	EXPECT_HASNT(r.out, "Average");
 	result_free(&r);
+}
+
+/* What a running child wrote to @fd so far, NUL-terminated (malloc'd). */
+static char *written(int fd)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+	ssize_t r;
+
+	if (!buf)
+		exit(2);
+	while ((r = pread(fd, buf + n, cap - 1 - n, n)) > 0) {
+		n += r;
+		if (n == cap - 1 && !(buf = realloc(buf, cap *= 2)))
+			exit(2);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Does process @pid catch @sig yet (its SigCgt in /proc/PID/status)? */
+static bool catches(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return mask >> (sig - 1) & 1;
+}
+
+/*
+ * Start the program with @argv (its stdout and stderr in *@out, *@err),
+ * wait until its output has @mark @titles times (reports made) and it
+ * catches SIGINT, interrupt it: its exit status, or -1 if it did not exit.
+ */
+static int interrupt_after(const char *const *argv, const char *mark,
+			   int titles, FILE **out, FILE **err)
+{
+	int status, i;
+	char *s = NULL, *p;
+	pid_t pid;
+
+	*out = tmpfile();
+	*err = tmpfile();
+	if (!*out || !*err)
+		exit(2);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		exit(2);
+	if (!pid) {
+		dup2(fileno(*out), 1);
+		dup2(fileno(*err), 2);
+		execv(prog, (char *const *)argv);
+		_exit(127);
+	}
+	for (i = 0; i < 2000; i++) {	/* 20 s at most */
+		int n = 0;
+
+		free(s);
+		s = written(fileno(*out));
+		for (p = s; *mark && (p = strstr(p, mark)); p++)
+			n++;
+		if (n >= titles && catches(pid, SIGINT))
+			break;
+		usleep(10000);
+	}
+	free(s);
+	kill(pid, SIGINT);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFSIGNALED(status))
+		printf("# killed by signal %d\n", WTERMSIG(status));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * randstat INTERVAL interrupted (Ctrl-C, SIGINT), as mpstat: after a
+ * report or more, the Average block over the reports so far, then exit
+ * 0; during the first interval, no Average, exit 0 at once.
+ */
+static void t_prog_sigint(void)
+{
+	const char *const argv[] = { prog, PAIR("normal"), "0.05", NULL };
+	const char *const slow[] = { prog, PAIR("normal"), "30", NULL };
+	const char *const one[] = { prog, "--one-row", PAIR("normal"), "0.05",
+				    NULL };
+	struct timespec t0, t1;
+	FILE *out, *err;
+	char *o, *e;
+
+	EXPECT(interrupt_after(argv, "interval 0.", 2, &out, &err) == 0);
+	o = tap_slurp_all(out);
+	e = tap_slurp_all(err);
+	EXPECT(!*e);
+	EXPECT_HAS(o, "\nAverage:  interval 0.");
+	EXPECT_HAS(o, "\nAverage: all  randstat        -       -");
+	EXPECT_HAS(o, "\nAverage: sampler:");
+	free(o);
+	free(e);
+
+	EXPECT(interrupt_after(one, ";all;randstat;", 1, &out, &err) == 0);
+	o = tap_slurp_all(out);
+	e = tap_slurp_all(err);
+	EXPECT(!*e);
+	EXPECT_HAS(o, "\nAverage;all;randstat;");
+	free(o);
+	free(e);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT(interrupt_after(slow, "", 0, &out, &err) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	EXPECT(t1.tv_sec - t0.tv_sec < 20);	/* not the 30 s interval */
+	o = tap_slurp_all(out);
+	e = tap_slurp_all(err);
+	EXPECT(!*e);
+	EXPECT_HASNT(o, "Average");
+	EXPECT_HASNT(o, "CPU  source");
+	free(o);
+	free(e);
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -2213,6 +2377,7 @@ int main(int argc, char **argv)
 	tap_test("randstat: cpu1 offline", t_prog_offline);
 	tap_test("randstat INTERVAL COUNT over unchanging files", t_prog_live);
 	tap_test("randstat: an Average: block after the reports", t_prog_average);
+	tap_test("randstat INTERVAL: SIGINT prints the Average, exit 0", t_prog_sigint);
 	tap_test("randstat --one-row and --no-legend", t_prog_one_row);
 	tap_test("randstat --json", t_prog_json);
 	tap_test("randstat --prometheus", t_prog_prometheus);

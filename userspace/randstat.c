@@ -67,7 +67,8 @@ static const char usage_text[] =
 "\n"
 "Puts the estimates of randstat's randomized statclock (/proc/randstat_detail)\n"
 "beside the kernel's tick-based /proc/stat, with randstat's 95% confidence\n"
-"half-width per class, in mpstat's columns.\n"
+"interval per class (+- a half-width, or its two ends where it is\n"
+"lopsided), in mpstat's columns.\n"
 "\n"
 "With no INTERVAL: each class's share of the time since the counters\n"
 "started (randstat since it was loaded or reset, /proc/stat since boot).\n"
@@ -298,6 +299,27 @@ static void text_header(void)
 	put_row(buf, p);
 }
 
+/*
+ * Is every interval of the line symmetric about its share, to the two
+ * printed decimals?  Then it is the share +- a half-width; else (near 0%
+ * or 100%, few samples) the line prints its intervals' two ends.
+ */
+static bool symmetric(const struct rs_line *l)
+{
+	char below[32], above[32];
+	int i;
+
+	for (i = 0; i < RS_NDISP; i++) {
+		if (isnan(l->lo[i]) || isnan(l->rs[i]))
+			continue;
+		snprintf(below, sizeof(below), "%.2f", l->rs[i] - l->lo[i]);
+		snprintf(above, sizeof(above), "%.2f", l->hi[i] - l->rs[i]);
+		if (strcmp(below, above))
+			return false;
+	}
+	return true;
+}
+
 static void text_line(const struct rs_line *l)
 {
 	char cpu[16];
@@ -310,7 +332,12 @@ static void text_line(const struct rs_line *l)
 		/* a CPU served from the kernel's exact accounting says so */
 		text_source_row(cpu, l->cpu != RS_ALL && l->s.exact ? "exact" :
 				"randstat", l->rs, NULL, l->rs_seconds, &l->n);
-		text_source_row("", "+-95%", l->hw, NULL, NAN, NULL);
+		if (symmetric(l)) {
+			text_source_row("", "+-95%", l->hw, NULL, NAN, NULL);
+		} else {
+			text_source_row("", "95% from", l->lo, NULL, NAN, NULL);
+			text_source_row("", "95% to", l->hi, NULL, NAN, NULL);
+		}
 	}
 	if (l->has_stat)
 		text_source_row(l->has_rs ? "" : cpu, "/proc/stat", l->st,
@@ -480,6 +507,24 @@ static struct json_object *json_classes(const double *v)
 	return o;
 }
 
+/* Each class's interval, [lo, hi] in percent as its share; null: none. */
+static struct json_object *json_intervals(const double *lo, const double *hi)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	int i;
+
+	for (i = 0; o && i < RS_NDISP; i++) {
+		a = NULL;
+		if (!isnan(lo[i]) && !isnan(hi[i]) &&
+		    (a = json_object_new_array())) {
+			json_object_array_add(a, rs_json_fixed(lo[i], 4));
+			json_object_array_add(a, rs_json_fixed(hi[i], 4));
+		}
+		rs_json_add(o, rs_disp_name[i], a);
+	}
+	return o;
+}
+
 static struct json_object *json_sampler(const struct rs_sampler *s)
 {
 	struct json_object *o = json_object_new_object();
@@ -517,7 +562,7 @@ static struct json_object *json_line(const struct rs_line *l)
 		rs_json_add(x, "seconds", rs_json_fixed(l->rs_seconds, 6));
 		rs_json_add(x, "samples", rs_json_u64(l->n));
 		rs_json_add(x, "pct", json_classes(l->rs));
-		rs_json_add(x, "ci95", json_classes(l->hw));
+		rs_json_add(x, "ci95", json_intervals(l->lo, l->hi));
 	}
 	rs_json_add(o, "randstat", x);
 	x = NULL;

@@ -41,7 +41,9 @@ struct rs_line {
 	double rs_seconds;	/* randstat's time: its first eight ns columns */
 	double stat_seconds;	/* /proc/stat's: its first eight columns */
 	double rs[RS_NDISP];	/* randstat's shares, percent; NAN: none */
-	double hw[RS_NDISP];	/* their 95% half-widths, percent points */
+	double lo[RS_NDISP];	/* their 95% intervals' ends, percent; */
+	double hi[RS_NDISP];	/* NAN: none (steal, no time) */
+	double hw[RS_NDISP];	/* the farther end's distance: a half-width */
 	double st[RS_NDISP];	/* /proc/stat's shares, percent */
 	bool compared;		/* the two cover the same span: marks made */
 	bool outside[RS_NDISP];	/* /proc/stat is outside randstat's interval */

@@ -1142,7 +1142,11 @@ static void t_prog_pairs(void)
 	EXPECT(r.status == 0 && !*r.err);
 	EXPECT_HAS(r.out, "Shares of each source's own total over each interval");
 	EXPECT_HAS(r.out, "\n0    randstat    40.00    0.00   10.00 ");
-	EXPECT_HAS(r.out, "\n     +-95%        1.93 ");
+	/* 1000 of 2500 samples: Wilson's [38.10, 41.93], not +- 1.93, and
+	 * nice's 0 of 2500 [0, 0.15]: the line's two ends */
+	EXPECT_HAS(r.out, "\n0    randstat    40.00    0.00   10.00    2.00    0.00    2.00    0.00    0.00    0.00   46.00       10.000       2500\n"
+		   "     95% from    38.10    0.00    8.88 ");
+	EXPECT_HAS(r.out, "\n     95% to      41.93    0.15   11.24 ");
 	EXPECT_HAS(r.out, "\n     /proc/stat  20.10    1.00   12.10    3.00*   0.00    2.00    0.00    4.00    0.00   57.80*      10.000\n");
 	EXPECT_HAS(r.out, "pair 2 to 3\nnote: randstat's counters went down between the two reads: they were reset");
 	EXPECT(!absurd(r.out));
@@ -1216,7 +1220,8 @@ static void t_prog_average(void)
 	if (avg) {
 		EXPECT_HAS(avg, "\nAverage: CPU  source       %usr");
 		EXPECT_HAS(avg, "\nAverage: 0    randstat    40.00    0.00   10.00 ");
-		EXPECT_HAS(avg, "\nAverage:      +-95%        1.93 ");
+		EXPECT_HAS(avg, "\nAverage:      95% from    38.10 ");
+		EXPECT_HAS(avg, "\nAverage:      95% to      41.93 ");
 		EXPECT_HAS(avg, "\nAverage: sampler: 5000 samples");
 		EXPECT_HASNT(avg, "\n0    ");	/* every line prefixed */
 	}
@@ -1495,11 +1500,14 @@ static void t_prog_json(void)
 	EXPECT(json_shaped(r.out));
 	EXPECT_HAS(r.out, "\"mode\":\"since_start\"");
 	/* the schema's version first, then the kernel file's format */
-	snprintf(head, sizeof(head), "{\"version\":1,\"format\":%d,",
+	snprintf(head, sizeof(head), "{\"version\":2,\"format\":%d,",
 		 RS_FORMAT_VERSION);
 	EXPECT(!strncmp(r.out, head, strlen(head)));
 	EXPECT_HAS(r.out, "{\"cpu\":\"0\",\"randstat\":{\"seconds\":1000.000000,\"samples\":250000,\"pct\":{\"usr\":19.9760,");
-	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":0.1571,");
+	/* the interval's two ends, in percent as the share (19.9760):
+	 * Wilson's, 50000 of 250000 samples, times 0.9988 sampled */
+	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":[19.8198,20.1331],");
+	EXPECT_HAS(r.out, "\"steal\":null,\"guest\":[");
 	EXPECT_HAS(r.out, "\"steal\":null");
 	EXPECT_HAS(r.out, "\"compared\":false,\"outside\":[]");
 	EXPECT_HASNT(r.out, "\"compared\":true");
@@ -1999,8 +2007,10 @@ static double json_num(const char *s, const char *key)
 	return end == p ? NAN : v;
 }
 
-/* The text table's row SOURCE ("randstat" or "+-95%") of CPU: ten values,
- * NAN for "-". */
+/*
+ * The text table's row SOURCE of CPU ("randstat", or below it "+-95%",
+ * "95% from" or "95% to", in that CPU's block): ten values, NAN for "-".
+ */
 static bool table_row(const char *out, const char *cpu, const char *source,
 		      double v[RS_NDISP])
 {
@@ -2013,8 +2023,13 @@ static bool table_row(const char *out, const char *cpu, const char *source,
 	if (!p)
 		return false;
 	if (strcmp(source, "randstat")) {
-		p = strstr(p + 1, "\n     +-95%");
-		if (!p)
+		/* the lines below that start with blanks: the CPU's */
+		snprintf(head, sizeof(head), "\n     %-10s", source);
+		for (p = strchr(p + 1, '\n'); p && !strncmp(p, "\n     ", 6);
+		     p = strchr(p + 1, '\n'))
+			if (!strncmp(p, head, strlen(head)))
+				break;
+		if (!p || strncmp(p, head, strlen(head)))
 			return false;
 	}
 	p += strlen(head);
@@ -2031,6 +2046,25 @@ static bool table_row(const char *out, const char *cpu, const char *source,
 		p = end + (*end == '*');
 	}
 	return true;
+}
+
+/* JSON "KEY":[LO,HI] in @s: true, and the two; false if not there. */
+static bool json_bounds(const char *s, const char *key, double *lo, double *hi)
+{
+	char pat[64], *end;
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\":[", key);
+	p = s ? strstr(s, pat) : NULL;
+	if (!p)
+		return false;
+	p += strlen(pat);
+	*lo = strtod(p, &end);
+	if (end == p || *end != ',')
+		return false;
+	p = end + 1;
+	*hi = strtod(p, &end);
+	return end != p && *end == ']';
 }
 
 static unsigned long long vm_sampler_of(const char *name, const char *cpu,
@@ -2063,11 +2097,36 @@ static void t_vm_since_start(void)
 		for (i = 0; i < RS_NDISP; i++)
 			EXPECT_NEAR(v[i], 100.0 * vm_class_of(ns, i) / vm_total(ns),
 				    0.005 + 1e-9);
+	/*
+	 * cpu1's one sample (idle) over 12194773 ns sampled of 1043235409:
+	 * each other class 0.00%, its interval from 0 to 0.975 of the
+	 * sampled time, 1.14%; idle from (0.025 x 12194773 + 1031040636
+	 * exact) / 1043235409 = 98.86% to 100%.  Lopsided: not "+- 1.14"
+	 * (which says 0.00 +- 1.14, below 0), but its two ends, a row each.
+	 */
+	EXPECT_HAS(r.out, "\n1    randstat     0.00    0.00    0.00    0.00    0.00    0.00    0.00    0.00    0.00  100.00        1.043          1\n"
+		   "     95% from     0.00    0.00    0.00    0.00    0.00    0.00       -    0.00    0.00   98.86\n"
+		   "     95% to       1.14    1.14    1.14    1.14    1.14    1.14       -    1.14    1.14  100.00\n"
+		   "     /proc/stat ");
+	/* the all row: 0.2632 +- 0.7827 cut at 0, so [0.00, 1.05] */
+	EXPECT(table_row(r.out, "all", "95% from", v) && v[RS_D_USR] == 0);
+	EXPECT(table_row(r.out, "all", "95% to", v) &&
+	       fabs(v[RS_D_USR] - 1.05) < 0.005 + 1e-9);
+	EXPECT(!table_row(r.out, "1", "+-95%", v));
+	result_free(&r);
+	/* symmetric to the printed digits: the +- row still (t_prog_since_start) */
+	r = run(PAIR("normal"));
+	EXPECT(table_row(r.out, "0", "+-95%", v));
+	EXPECT(!table_row(r.out, "0", "95% from", v));
+	EXPECT_NEAR(v[RS_D_USR], 0.16, 1e-9);
 	result_free(&r);
 
 	r = run("--json", PAIR("vm-normal"));
 	cpu1 = strstr(r.out, "{\"cpu\":\"1\",");
 	EXPECT(r.status == 0 && json_shaped(r.out) && cpu1);
+	/* JSON: the two ends of each interval, [lo, hi] */
+	EXPECT_HAS(cpu1, "\"ci95\":{\"usr\":[0.0000,1.1397],");
+	EXPECT_HAS(cpu1, "\"idle\":[98.8603,100.0000]}");
 	EXPECT_HASNT(r.out, "\"outside\":[\"");	/* every list empty */
 	/*
 	 * The sampler's means are per callback: an overrun is a sample
@@ -2143,7 +2202,7 @@ static void t_vm_spin(void)
 	unsigned long long ns[RS_NCOLS], smp[RS_NCOLS], tk[RS_NCOLS];
 	unsigned long long x[RS_NCOLS];
 	const char *cpu1, *pct, *ci, *st;
-	double v[RS_NDISP], n, sampled, elapsed;
+	double v[RS_NDISP], n, sampled, elapsed, lo = NAN, hi = NAN, e;
 	int i;
 
 	EXPECT(r.status == 0 && !*r.err && count_lines(r.out) == 1);
@@ -2188,12 +2247,17 @@ static void t_vm_spin(void)
 			    100.0 * vm_class_of(tk, i) / vm_total(tk),
 			    0.00005 + 1e-9);
 		if (i == 6) {	/* steal: from the steal clock, no interval */
-			EXPECT(isnan(json_num(ci, "steal")));
+			EXPECT_HAS(ci, "\"steal\":null,");
 			continue;
 		}
-		EXPECT_NEAR(json_num(ci, vm_class[i].key),
+		/* the farther end is the half-width away, the nearer one
+		 * inside it; the share between them */
+		EXPECT(json_bounds(ci, vm_class[i].key, &lo, &hi));
+		e = json_num(pct, vm_class[i].key);
+		EXPECT(lo <= e && e <= hi);
+		EXPECT_NEAR(fmax(e - lo, hi - e),
 			    100.0 * ref_halfwidth95(vm_class_of(smp, i), n) *
-			    sampled / elapsed, 0.00005 + 1e-9);
+			    sampled / elapsed, 0.00015 + 1e-9);
 	}
 	/* what the capture is: a spin on cpu1 (>= 90% usr), from the files */
 	EXPECT(100.0 * vm_class_of(ns, 0) / vm_total(ns) >= 90);
@@ -2208,9 +2272,15 @@ static void t_vm_spin(void)
 	for (i = 0; i < RS_NDISP; i++)
 		EXPECT_NEAR(v[i], vm_count_share(smp, x, sampled, elapsed, i),
 			    0.005 + 1e-9);
-	EXPECT(table_row(r.out, "1", "+-95%", v));
-	EXPECT_NEAR(v[0], 100.0 * ref_halfwidth95(vm_class_of(smp, 0), n) *
-		    sampled / elapsed, 0.005 + 1e-9);
+	/* 1008 of 1013 samples user: a lopsided interval, its two ends */
+	EXPECT(table_row(r.out, "1", "95% from", v));
+	lo = v[0];
+	EXPECT(table_row(r.out, "1", "95% to", v));
+	hi = v[0];
+	EXPECT(table_row(r.out, "1", "randstat", v));
+	EXPECT(lo < v[0] && v[0] < hi && hi - v[0] < v[0] - lo);
+	EXPECT_NEAR(v[0] - lo, 100.0 * ref_halfwidth95(vm_class_of(smp, 0), n) *
+		    sampled / elapsed, 0.01 + 1e-9);
 	result_free(&r);
 }
 

@@ -722,7 +722,7 @@ static void t_json(void)
 	r.notes = notes;
 	s = print(top_json, &r);
 	EXPECT(s[strlen(s) - 1] == '\n' && strchr(s, '\n') == s + strlen(s) - 1);
-	EXPECT_HAS(s, "{\"version\":1,\"view\":\"top\",\"threads\":false,\"time\":1700000000.250,\"interval_s\":1.000000,\"law\":\"exponential\",\"floor_ns\":50000,\"mean_ns\":4000000,\"tmin_ns\":2000000,\"tmax_ns\":6000000,\"mean_interval_ns\":4000000,");
+	EXPECT_HAS(s, "{\"version\":2,\"view\":\"top\",\"threads\":false,\"time\":1700000000.250,\"interval_s\":1.000000,\"law\":\"exponential\",\"floor_ns\":50000,\"mean_ns\":4000000,\"tmin_ns\":2000000,\"tmax_ns\":6000000,\"mean_interval_ns\":4000000,");
 	EXPECT_HAS(s, "\"samples\":{\"user\":251,\"nice\":0,\"system\":5,\"idle\":240,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0},\"unknown_samples\":0,\"lost\":0,\"active\":3,");
 	EXPECT_HAS(s, "\"notes\":[\"a \\\"quoted\\\" note\"],\"tasks\":[{\"pid\":812,\"comm\":\"spin\",");
 	EXPECT_HAS(s, "\"randstat\":{\"pct\":{\"usr\":100.0000,\"sys\":0.0000},\"ci95\":{\"usr\":[87.9872,113.1951],\"sys\":[0.0000,1.4756]}},\"kernel\":{\"pct\":{\"usr\":80.0000,\"sys\":0.0000}},\"outside\":[\"usr\"]}");

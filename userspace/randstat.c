@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,17 +63,18 @@ static const char usage_text[] =
 "                [--stat PATH] [--randstat PATH] [INTERVAL [COUNT]]\n"
 "       randstat top [-t] [-p PID[,PID...]] [-n N] [--rows N] [--json]\n"
 "                    [INTERVAL [COUNT]]\n"
-"       randstat exec [--stat FILE] -- CMD [ARGS...]\n"
+"       randstat exec [--stat FILE] [--] CMD [ARGS...]\n"
 "       randstat cgroup ...   per cgroup v2 (randstat-cgroup(1))\n"
 "\n"
 "Puts the estimates of randstat's randomized statclock (/proc/randstat_detail)\n"
 "beside the kernel's tick-based /proc/stat, with randstat's 95% confidence\n"
-"half-width per class, in mpstat's columns.\n"
+"interval per class (+- a half-width, or its two ends where it is\n"
+"lopsided), in mpstat's columns.\n"
 "\n"
 "With no INTERVAL: each class's share of the time since the counters\n"
 "started (randstat since it was loaded or reset, /proc/stat since boot).\n"
-"With INTERVAL (seconds, may be fractional): a report of the shares over\n"
-"each interval, COUNT times or until interrupted.\n"
+"With INTERVAL (seconds, a plain decimal from 0.01, such as 2 or 0.5): a\n"
+"report of the shares over each interval, COUNT times or until interrupted.\n"
 "\n"
 "  --one-row         for scripts, as sadf -d: one line per CPU and report,\n"
 "                    fields separated by ';' (time, CPU, source, seconds,\n"
@@ -177,7 +179,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 	if (npos > 2)
 		return usage_error("too many arguments: %s", argv[optind + 2]);
 	if (npos >= 1 && !rs_parse_interval(argv[optind], &o->interval))
-		return usage_error("INTERVAL must be a number of seconds above 0: '%s'",
+		return usage_error("INTERVAL must be " RS_INTERVAL_RULE ": '%s'",
 				   argv[optind]);
 	if (npos == 2 && !rs_parse_count(argv[optind + 1], &o->count))
 		return usage_error("COUNT must be a whole number above 0: '%s'",
@@ -205,7 +207,7 @@ static const char *rs_path(const struct options *o, unsigned int k)
 static int input_error(const struct rs_error *err, bool default_randstat)
 {
 	if (err->status == RS_ERR_NOENT && default_randstat) {
-		fputs(RS_NO_MODULE_MSG, stderr);
+		fputs(RS_NO_MODULE_MSG("randstat"), stderr);
 		return EXIT_NOMODULE;
 	}
 	fprintf(stderr, "randstat: %s\n", err->msg);
@@ -298,6 +300,27 @@ static void text_header(void)
 	put_row(buf, p);
 }
 
+/*
+ * Is every interval of the line symmetric about its share, to the two
+ * printed decimals?  Then it is the share +- a half-width; else (near 0%
+ * or 100%, few samples) the line prints its intervals' two ends.
+ */
+static bool symmetric(const struct rs_line *l)
+{
+	char below[32], above[32];
+	int i;
+
+	for (i = 0; i < RS_NDISP; i++) {
+		if (isnan(l->lo[i]) || isnan(l->rs[i]))
+			continue;
+		snprintf(below, sizeof(below), "%.2f", l->rs[i] - l->lo[i]);
+		snprintf(above, sizeof(above), "%.2f", l->hi[i] - l->rs[i]);
+		if (strcmp(below, above))
+			return false;
+	}
+	return true;
+}
+
 static void text_line(const struct rs_line *l)
 {
 	char cpu[16];
@@ -310,7 +333,12 @@ static void text_line(const struct rs_line *l)
 		/* a CPU served from the kernel's exact accounting says so */
 		text_source_row(cpu, l->cpu != RS_ALL && l->s.exact ? "exact" :
 				"randstat", l->rs, NULL, l->rs_seconds, &l->n);
-		text_source_row("", "+-95%", l->hw, NULL, NAN, NULL);
+		if (symmetric(l)) {
+			text_source_row("", "+-95%", l->hw, NULL, NAN, NULL);
+		} else {
+			text_source_row("", "95% from", l->lo, NULL, NAN, NULL);
+			text_source_row("", "95% to", l->hi, NULL, NAN, NULL);
+		}
 	}
 	if (l->has_stat)
 		text_source_row(l->has_rs ? "" : cpu, "/proc/stat", l->st,
@@ -480,6 +508,24 @@ static struct json_object *json_classes(const double *v)
 	return o;
 }
 
+/* Each class's interval, [lo, hi] in percent as its share; null: none. */
+static struct json_object *json_intervals(const double *lo, const double *hi)
+{
+	struct json_object *o = json_object_new_object(), *a;
+	int i;
+
+	for (i = 0; o && i < RS_NDISP; i++) {
+		a = NULL;
+		if (!isnan(lo[i]) && !isnan(hi[i]) &&
+		    (a = json_object_new_array())) {
+			json_object_array_add(a, rs_json_fixed(lo[i], 4));
+			json_object_array_add(a, rs_json_fixed(hi[i], 4));
+		}
+		rs_json_add(o, rs_disp_name[i], a);
+	}
+	return o;
+}
+
 static struct json_object *json_sampler(const struct rs_sampler *s)
 {
 	struct json_object *o = json_object_new_object();
@@ -517,7 +563,7 @@ static struct json_object *json_line(const struct rs_line *l)
 		rs_json_add(x, "seconds", rs_json_fixed(l->rs_seconds, 6));
 		rs_json_add(x, "samples", rs_json_u64(l->n));
 		rs_json_add(x, "pct", json_classes(l->rs));
-		rs_json_add(x, "ci95", json_classes(l->hw));
+		rs_json_add(x, "ci95", json_intervals(l->lo, l->hi));
 	}
 	rs_json_add(o, "randstat", x);
 	x = NULL;
@@ -783,6 +829,27 @@ static int run_since_start(struct context *ctx)
 	return ret;
 }
 
+/* Set by SIGINT (Ctrl-C) while reports are made every INTERVAL. */
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* SIGINT ends the sleep (no SA_RESTART) and the loop, as mpstat's. */
+static void catch_sigint(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+}
+
+/* Sleep until @offset seconds after @start, or until interrupted. */
 static void sleep_until(const struct timespec *start, double offset)
 {
 	struct timespec t = *start;
@@ -794,31 +861,97 @@ static void sleep_until(const struct timespec *start, double offset)
 		t.tv_sec++;
 		t.tv_nsec -= 1000000000;
 	}
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) ==
+	while (!interrupted &&
+	       clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) ==
 	       EINTR)
 		;
 }
 
 /*
+ * The Average's end: the first read, plus the growth over each interval
+ * kept (rs_snap_add_delta()); an interval in which randstat's counters
+ * went down (a reset, a reload) is left out, /proc/stat's growth over it
+ * too, so that both cover the same time.
+ */
+struct average {
+	struct pair end;
+	unsigned long long kept, left_out;
+	double wall;		/* seconds of the intervals kept */
+};
+
+static void average_add(struct average *avg, const struct pair *a,
+			const struct pair *b)
+{
+	if (rs_randstat_went_down(&a->rs, &b->rs)) {
+		avg->left_out++;
+		return;
+	}
+	rs_snap_add_delta(&avg->end.stat, &a->stat, &b->stat);
+	rs_snap_add_delta(&avg->end.rs, &a->rs, &b->rs);
+	avg->kept++;
+	avg->wall += seconds_between(&a->when, &b->when);
+}
+
+/* The Average block: the report from the first read to avg->end. */
+static int report_average(struct context *ctx, const struct pair *first,
+			  const struct average *avg)
+{
+	unsigned long long n = avg->kept + avg->left_out;
+	struct rs_report rep;
+	int ret;
+
+	if (rs_report_interval(&rep, &first->stat, &first->rs,
+			       &avg->end.stat, &avg->end.rs) ||
+	    (avg->left_out &&
+	     rs_report_note(&rep, "%llu of the %llu intervals left out: randstat's counters went down in %s (a reset, or the module reloaded)",
+			    avg->left_out, n,
+			    avg->left_out > 1 ? "them" : "it"))) {
+		fprintf(stderr, "randstat: out of memory\n");
+		ret = RS_EXIT_FAIL;
+	} else {
+		ret = emit(ctx, &rep);
+	}
+	rs_report_free(&rep);
+	return ret;
+}
+
+/*
  * captured pairs (sleep == false) or live reads every INTERVAL.  After
  * two reports or more, the text output ends, as sysstat's do, with an
- * "Average:" block: the report between the first read and the last, each
- * of its lines prefixed "Average: ".
+ * "Average:" block, each of its lines prefixed "Average: ": the report
+ * over the intervals so far, from the sum of their growth, those across
+ * a reset left out (struct average).  Live, SIGINT (Ctrl-C) ends the
+ * loop as mpstat: the interval under way is dropped, the Average made
+ * if a report was, and the exit status is 0.
  */
 static int run_intervals(struct context *ctx, bool sleep)
 {
 	const struct options *o = ctx->o;
-	unsigned long long k, last = sleep ? o->count : o->nrs - 1;
+	unsigned long long k, reports = 0;
+	unsigned long long last = sleep ? o->count : o->nrs - 1;
+	bool want_avg = o->out == OUT_TEXT || o->out == OUT_ROWS;
 	struct pair first, p[2], *a = &first, *b;
+	struct average avg;
 	char title[64];
-	int ret = read_pair(o, 0, &first);
+	int ret;
 
+	memset(&avg, 0, sizeof(avg));
+	ret = read_pair(o, 0, &first);
 	if (ret >= 0)
 		return ret;
+	if (want_avg && (rs_snap_copy(&avg.end.stat, &first.stat) ||
+			 rs_snap_copy(&avg.end.rs, &first.rs))) {
+		fputs("randstat: out of memory\n", stderr);
+		ret = RS_EXIT_FAIL;
+	}
+	if (sleep)
+		catch_sigint();
 	for (k = 1; ret < 0 && (!last || k <= last); k++) {
 		b = &p[k % 2];
 		if (sleep)
 			sleep_until(&a->when, o->interval);
+		if (interrupted)
+			break;
 		ret = read_pair(o, k, b);
 		if (ret >= 0)
 			break;
@@ -835,22 +968,26 @@ static int run_intervals(struct context *ctx, bool sleep)
 		ctx->title = title;
 		ctx->stamp = title;
 		ret = report_interval(ctx, a, b);
+		reports++;
+		if (want_avg)
+			average_add(&avg, a, b);
 		if (a != &first)
 			pair_free(a);
 		a = b;
 	}
-	if (ret < 0 && (o->out == OUT_TEXT || o->out == OUT_ROWS) &&
-	    k - 1 >= 2) {	/* reports made */
+	if (ret < 0 && want_avg &&
+	    (reports >= 2 || (interrupted && reports >= 1))) {
 		ctx->title = "Average:";
 		ctx->stamp = "Average";
-		ctx->wall = sleep ? seconds_between(&first.when, &a->when) : NAN;
+		ctx->wall = sleep ? avg.wall : NAN;
 		row_prefix = o->out == OUT_TEXT ? "Average: " : "";
-		ret = report_interval(ctx, &first, a);
+		ret = report_average(ctx, &first, &avg);
 		row_prefix = "";
 	}
 	if (a != &first)
 		pair_free(a);
 	pair_free(&first);
+	pair_free(&avg.end);
 	return ret;
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * randstat exec [--stat FILE] -- CMD [ARGS...]
+ * randstat exec [--stat FILE] [--] CMD [ARGS...]
  *
  * Runs CMD in a private mount namespace in which /proc/stat is FILE (by
  * default randstat-fs's, /run/randstat-fs/stat), as the caller: the real
@@ -12,6 +12,7 @@
  * only get randstat-fs's file, and only in a namespace of their own.
  */
 #include <errno.h>
+#include <getopt.h>
 #include <grp.h>
 #include <pwd.h>
 #include <sched.h>
@@ -100,44 +101,73 @@ int rs_unprivileged(void)
 	return 0;
 }
 
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "randstat exec: %s%s\nTry 'randstat exec --help'.\n",
+		what, arg ? arg : "");
+	return 125;
+}
+
+/*
+ * The options up to CMD: getopt_long, stopping at the first non-option
+ * ("+"), which is CMD, or after "--".  Returns -1 to go on (*@cmd: CMD's
+ * index in argv), else the exit status.
+ */
+static int parse_args(int argc, char **argv, const char **file, int *cmd)
+{
+	static const struct option longopts[] = {
+		{ "stat", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+hV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			*file = optarg;
+			break;
+		case 'h':
+			printf("Usage: randstat exec [--stat FILE] [--] CMD [ARGS...]\n"
+			       "Runs CMD with FILE (default %s, randstat-fs's)\n"
+			       "as its /proc/stat, in a private mount namespace, as the caller.\n"
+			       "Needs root (sudo) or a setuid-root install.  The options end at\n"
+			       "CMD, or at '--'.\n"
+			       "\n"
+			       "Exit status: CMD's; 125 randstat exec's own failure or usage\n"
+			       "error, 126 CMD could not be run, 127 CMD not found.\n",
+			       RS_EXEC_STAT);
+			return rs_output_error("randstat exec") ? 125 : 0;
+		case 'V':
+			return rs_print_version("randstat exec") ? 125 : 0;
+		default:
+			return usage_error("unknown option or missing argument: ",
+					   argv[optind - 1]);
+		}
+	}
+	if (optind >= argc)
+		return usage_error("no command to run", NULL);
+	*cmd = optind;
+	return -1;
+}
+
 int rs_exec_main(int argc, char **argv)
 {
 	const char *file = getenv("RANDSTAT_FS_STAT");
 	int setuid_run = getuid() != geteuid() || getgid() != getegid();
-	int i = 1, sudo;
+	int i, sudo, ret;
 	struct statfs sf;
 	uid_t uid;
 	gid_t gid;
 
 	if (!file || !*file)
 		file = RS_EXEC_STAT;
-	for (; i < argc; i++) {
-		if (!strcmp(argv[i], "--")) {
-			i++;
-			break;
-		} else if (!strcmp(argv[i], "--stat") && i + 1 < argc) {
-			file = argv[++i];
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("Usage: randstat exec [--stat FILE] -- CMD [ARGS...]\n"
-			       "Runs CMD with FILE (default %s, randstat-fs's)\n"
-			       "as its /proc/stat, in a private mount namespace, as the caller.\n"
-			       "Needs root (sudo) or a setuid-root install.\n"
-			       "\n"
-			       "Exit status: CMD's; 125 randstat exec's own failure or usage\n"
-			       "error, 126 CMD could not be run, 127 CMD not found.\n",
-			       RS_EXEC_STAT);
-			return rs_output_error("randstat exec") ? 125 : 0;
-		} else if (!strcmp(argv[i], "-V") ||
-			   !strcmp(argv[i], "--version")) {
-			return rs_print_version("randstat exec") ? 125 : 0;
-		} else {
-			break;
-		}
-	}
-	if (i >= argc) {
-		fprintf(stderr, "usage: randstat exec [--stat FILE] -- CMD [ARGS...]\n");
-		return 125;
-	}
+	ret = parse_args(argc, argv, &file, &i);
+	if (ret >= 0)
+		return ret;
 	if (setuid_run)
 		file = RS_EXEC_STAT;
 	if (target_ids(&uid, &gid, &sudo))

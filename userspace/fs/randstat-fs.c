@@ -29,6 +29,7 @@
 #include <fuse_lowlevel.h>
 #include <signal.h>
 #include <stdatomic.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -432,6 +433,59 @@ static void worker(struct fuse_session *se)
 	_exit(fuse_session_loop(se) == 0 ? 0 : 1);
 }
 
+/* What the command line gives, besides FUSE's options (fuse_opt_parse). */
+struct fs_conf {
+	char *stat;
+	char *randstat;
+	int help;
+	int version;
+};
+
+enum { KEY_HELP, KEY_VERSION, KEY_DEBUG };
+
+#define FS_OPT(t, p) { t, offsetof(struct fs_conf, p), 0 }
+
+static const struct fuse_opt fs_opts[] = {
+	FS_OPT("--stat %s", stat),
+	FS_OPT("--stat=%s", stat),
+	FS_OPT("--randstat %s", randstat),
+	FS_OPT("--randstat=%s", randstat),
+	FUSE_OPT_KEY("-h", KEY_HELP),
+	FUSE_OPT_KEY("--help", KEY_HELP),
+	FUSE_OPT_KEY("-V", KEY_VERSION),
+	FUSE_OPT_KEY("--version", KEY_VERSION),
+	FUSE_OPT_KEY("-d", KEY_DEBUG),
+	FUSE_OPT_END
+};
+
+/*
+ * fuse_opt_parse's call for what fs_opts does not store: -h and -V
+ * noted, -d, -o's options and MOUNTPOINT kept for libfuse (which judges
+ * -o's), any other option refused.  1 keeps @arg, 0 drops it, -1 stops.
+ */
+static int fs_opt_proc(void *data, const char *arg, int key,
+		       struct fuse_args *outargs)
+{
+	struct fs_conf *c = data;
+
+	(void)outargs;
+	switch (key) {
+	case KEY_HELP:
+		c->help = 1;
+		return 0;
+	case KEY_VERSION:
+		c->version = 1;
+		return 0;
+	case FUSE_OPT_KEY_OPT:
+		if (arg[0] != '-')
+			return 1;	/* one of -o's: libfuse's to judge */
+		fprintf(stderr, "randstat-fs: unknown option: %s\n", arg);
+		return -1;
+	default:			/* -d, MOUNTPOINT */
+		return 1;
+	}
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -446,43 +500,62 @@ static void usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-	struct fuse_args args = FUSE_ARGS_INIT(0, NULL);
+	struct fuse_args args = FUSE_ARGS_INIT(argc, argv);
+	struct fs_conf conf = { .stat = NULL };
 	struct fuse_cmdline_opts o;
 	struct fuse_session *se;
 	struct fuse_buf buf = { .mem = NULL };
 	struct sigaction sa;
 	struct statfs sf;
 	unsigned int size;
-	int i, r, status, ret = RS_EXIT_FAIL;
+	int r, status, ret = RS_EXIT_FAIL;
 	time_t window = 0;
 	unsigned int respawns = 0;
 	pid_t pid;
 	long ncpu;
 
 	memset(&o, 0, sizeof(o));
-	fuse_opt_add_arg(&args, argv[0]);
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--stat") && i + 1 < argc) {
-			stat_path = argv[++i];
-		} else if (!strcmp(argv[i], "--randstat") && i + 1 < argc) {
-			rs_path = argv[++i];
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			ret = rs_output_error("randstat-fs");
-			goto out_args;
-		} else if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V")) {
-			ret = rs_print_version("randstat-fs");
-			goto out_args;
-		} else {
-			fuse_opt_add_arg(&args, argv[i]);
-		}
+	if (fuse_opt_parse(&args, &conf, fs_opts, fs_opt_proc) != 0) {
+		usage(stderr);
+		ret = RS_EXIT_USAGE;
+		goto out_args;
 	}
+	if (conf.help) {
+		usage(stdout);
+		ret = rs_output_error("randstat-fs");
+		goto out_args;
+	}
+	if (conf.version) {
+		ret = rs_print_version("randstat-fs");
+		goto out_args;
+	}
+	if (conf.stat)
+		stat_path = conf.stat;
+	if (conf.randstat)
+		rs_path = conf.randstat;
 	fuse_opt_add_arg(&args, "-o");
 	fuse_opt_add_arg(&args,
 			 "ro,allow_other,default_permissions,fsname=randstat,subtype=randstat");
 	if (fuse_parse_cmdline(&args, &o) != 0 || !o.mountpoint) {
 		usage(stderr);
 		ret = RS_EXIT_USAGE;
+		goto out_args;
+	}
+	/*
+	 * The session now, before anything is read: it judges -o's options
+	 * (nothing is mounted yet).  It fails on an option it does not know
+	 * or whose value is bad, having said which, and on a lack of memory.
+	 */
+	errno = 0;
+	se = fuse_session_new(&args, &ops, sizeof(ops), NULL);
+	if (!se) {
+		if (errno == ENOMEM) {
+			fprintf(stderr, "randstat-fs: out of memory\n");
+		} else {
+			fprintf(stderr, "randstat-fs: the FUSE options were refused (see above)\n");
+			usage(stderr);
+			ret = RS_EXIT_USAGE;
+		}
 		goto out_args;
 	}
 	ncpu = sysconf(_SC_NPROCESSORS_CONF);
@@ -492,7 +565,7 @@ int main(int argc, char **argv)
 	if (sh == MAP_FAILED || rs_frame_init(&fstat_, size) ||
 	    rs_frame_init(&frs, size)) {
 		fprintf(stderr, "randstat-fs: out of memory\n");
-		goto out_args;
+		goto out_destroy;
 	}
 	sh->size = size;
 	sh->next_fh = 1;
@@ -507,7 +580,7 @@ int main(int argc, char **argv)
 				" (install the randstat-fs of the module's version)");
 			free(rs);
 			ret = RS_EXIT_INPUT;
-			goto out_args;
+			goto out_destroy;
 		}
 		free(rs);
 	}
@@ -516,13 +589,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "randstat-fs: %s: %s\n", stat_path,
 			strerror(errno));
 		ret = RS_EXIT_INPUT;
-		goto out_args;
+		goto out_destroy;
 	}
 	if (sf.f_type == FUSE_SUPER_MAGIC) {
 		fprintf(stderr,
 			"randstat-fs: %s is a FUSE file (randstat-fs's already?): unmount it first (randstat-fs-mount unbind)\n",
 			stat_path);
-		goto out_args;
+		goto out_destroy;
 	}
 	{
 		/* The file must be readable before we mount over anything. */
@@ -533,13 +606,10 @@ int main(int argc, char **argv)
 			fprintf(stderr, "randstat-fs: %s: %s\n", stat_path,
 				strerror(-r));
 			ret = r == -ENOMEM ? RS_EXIT_FAIL : RS_EXIT_INPUT;
-			goto out_args;
+			goto out_destroy;
 		}
 		free(s.buf);
 	}
-	se = fuse_session_new(&args, &ops, sizeof(ops), NULL);
-	if (!se)
-		goto out_args;
 	if (fuse_session_mount(se, o.mountpoint) != 0)
 		goto out_destroy;
 	/* FUSE_INIT, here, so that every worker starts initialised. */
@@ -608,5 +678,7 @@ out_destroy:
 out_args:
 	fuse_opt_free_args(&args);
 	free(o.mountpoint);
+	free(conf.stat);
+	free(conf.randstat);
 	return ret;
 }

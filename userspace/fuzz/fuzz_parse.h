@@ -8,7 +8,9 @@
  *     names the input;
  *   - an accepted one has its CPUs below ncpu, says which parser took it,
  *     and, from /proc/randstat_detail, the block of counters of every CPU it
- *     lists (format 4: the histograms are in /proc/randstat_hist).
+ *     lists (format 4: the histograms are in /proc/randstat_hist);
+ *   - and sums that cannot wrap: its cpu line's eight time columns within
+ *     64 bits, each cpuN line's below RS_MAX_TICKS.
  */
 #ifndef FUZZ_PARSE_H
 #define FUZZ_PARSE_H
@@ -19,6 +21,20 @@
 #include <string.h>
 
 #include "rsparse.h"
+
+/* The eight time columns' sum, saturated: above @max is too much. */
+static inline bool fuzz_sum_above(const struct rs_row *r, uint64_t max)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < RS_NTIME; i++) {
+		if (r->v[i] > max - sum)
+			return true;
+		sum += r->v[i];
+	}
+	return false;
+}
 
 typedef enum rs_status (*rs_parse_fn)(const char *buf, size_t len,
 				      const char *name, struct rs_snap *snap,
@@ -44,12 +60,15 @@ static inline void fuzz_parse(rs_parse_fn parse, bool randstat,
 			abort();
 	} else {
 		if (snap.is_randstat != randstat || (snap.ncpu && !snap.cpu) ||
-		    rs_snap_cpu(&snap, snap.ncpu))
+		    rs_snap_cpu(&snap, snap.ncpu) ||
+		    fuzz_sum_above(&snap.all, UINT64_MAX))
 			abort();
 		for (i = 0; i < snap.ncpu; i++) {
 			const struct rs_cpu *c = rs_snap_cpu(&snap, i);
 
-			if (!c || (randstat && c->listed && !c->counted))
+			if (!c || (randstat && c->listed && !c->counted) ||
+			    (c->listed &&
+			     fuzz_sum_above(&c->ticks, RS_MAX_TICKS - 1)))
 				abort();
 		}
 	}

@@ -19,7 +19,7 @@
  * "format", the version of /proc/randstat_detail's format the report was read
  * from.
  */
-#define RS_JSON_VERSION	1
+#define RS_JSON_VERSION	2	/* 2: "ci95" is [lo, hi] in randstat's too */
 
 struct json_object *rs_json_fixed(double v, int prec);
 struct json_object *rs_json_u64(uint64_t v);

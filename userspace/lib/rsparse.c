@@ -305,10 +305,65 @@ uint64_t rs_row_time(const struct rs_row *r)
 	return sum;
 }
 
+/* A copy of @src, its CPUs too, into @dst: 0, or -1 out of memory. */
+int rs_snap_copy(struct rs_snap *dst, const struct rs_snap *src)
+{
+	*dst = *src;
+	dst->cpu = NULL;
+	if (!src->ncpu)
+		return 0;
+	dst->cpu = malloc(src->ncpu * sizeof(*dst->cpu));
+	if (!dst->cpu) {
+		dst->ncpu = 0;
+		return -1;
+	}
+	memcpy(dst->cpu, src->cpu, src->ncpu * sizeof(*dst->cpu));
+	return 0;
+}
+
 void rs_snap_free(struct rs_snap *snap)
 {
 	free(snap->cpu);
 	memset(snap, 0, sizeof(*snap));
+}
+
+/* "user", ..., for a message: /proc/stat's names of its columns. */
+static const char *const col_name[RS_NCOLS] = {
+	"user", "nice", "system", "idle", "iowait", "irq", "softirq", "steal",
+	"guest", "guest_nice",
+};
+
+/*
+ * Counters no kernel can have written, which would make the reports'
+ * sums wrap: a cpuN line (one CPU) with a column, or its eight time
+ * columns together, at RS_MAX_TICKS or more; the cpu line (every CPU)
+ * with its eight time columns above 2^64.  Below RS_MAX_TICKS a CPU, the
+ * sums of RS_MAX_CPUS CPUs fit in 64 bits.
+ */
+static enum rs_status check_ticks(struct rs_lex *lx, const char *what,
+				  const struct rs_row *row, bool all)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < RS_NCOLS; i++)
+		if (!all && row->v[i] >= RS_MAX_TICKS)
+			return lex_error(lx, RS_ERR_FORMAT,
+					 "'%s': %s is %llu ticks, 2^48 or more: damaged",
+					 what, col_name[i],
+					 (unsigned long long)row->v[i]);
+	for (i = 0; i < RS_NTIME; i++) {
+		if (row->v[i] > UINT64_MAX - sum)
+			return lex_error(lx, RS_ERR_FORMAT,
+					 "'%s': its eight time columns add up to more than 2^64: damaged",
+					 what);
+		sum += row->v[i];
+	}
+	if (!all && sum >= RS_MAX_TICKS)
+		return lex_error(lx, RS_ERR_FORMAT,
+				 "'%s': its eight time columns add up to 2^48 ticks or more: damaged",
+				 what);
+	return RS_OK;
 }
 
 /*
@@ -342,14 +397,16 @@ static enum rs_status parse_cpu_line(struct rs_lex *lx, struct rs_snap *s,
 		c->listed = true;
 		row = &c->ticks;
 	}
-	if (strict)
-		return lex_exact(lx, what, row->v, RS_NCOLS);
-	st = lex_numbers(lx, what, row->v, RS_NCOLS, &count);
-	if (!st && count < 4)
-		st = lex_error(lx, RS_ERR_FORMAT,
-			       "'%s': %u numbers, at least 4 expected",
-			       what, count);
-	return st;
+	if (strict) {
+		st = lex_exact(lx, what, row->v, RS_NCOLS);
+	} else {
+		st = lex_numbers(lx, what, row->v, RS_NCOLS, &count);
+		if (!st && count < 4)
+			st = lex_error(lx, RS_ERR_FORMAT,
+				       "'%s': %u numbers, at least 4 expected",
+				       what, count);
+	}
+	return st ? st : check_ticks(lx, what, row, row == &s->all);
 }
 
 enum rs_status rs_parse_stat(const char *buf, size_t len, const char *name,
@@ -473,6 +530,20 @@ static enum rs_status parse_exact(struct rs_parser *ps, struct rs_cpu *c,
 
 static const char *const rs_mode_name[] = { "sampled", "exact", NULL };
 
+/* Would rs_row_time() of @r overflow? */
+static bool row_time_wraps(const struct rs_row *r)
+{
+	uint64_t sum = 0;
+	int i;
+
+	for (i = 0; i < RS_NTIME; i++) {
+		if (r->v[i] > UINT64_MAX - sum)
+			return true;
+		sum += r->v[i];
+	}
+	return false;
+}
+
 static enum rs_status parse_sampler(struct rs_parser *ps, struct rs_cpu *c,
 				    const char *what)
 {
@@ -503,6 +574,12 @@ static enum rs_status parse_sampler(struct rs_parser *ps, struct rs_cpu *c,
 	s->online = online;
 	s->exact = mode == 1;
 	s->dormant = dormant;
+	if (row_time_wraps(&c->ns) || row_time_wraps(&c->samples) ||
+	    row_time_wraps(&c->exact) ||
+	    s->sampled_ns > UINT64_MAX - rs_row_time(&c->exact))
+		return lex_error(&ps->lx, RS_ERR_FORMAT,
+				 "'%s': the ns, samples or exact columns add up to more than 2^64: damaged",
+				 what);
 	if (s->elapsed_ns != rs_row_time(&c->ns))
 		return lex_error(&ps->lx, RS_ERR_FORMAT,
 				 "'%s': elapsed_ns %llu is not the sum of the first eight ns columns (%llu)",
@@ -781,15 +858,38 @@ enum rs_status rs_load_randstat(const char *path, struct rs_snap *snap,
 	return load(path, snap, err, rs_parse_randstat);
 }
 
-/* A command line's INTERVAL: seconds, above 0, at most a year. */
+/*
+ * A command line's INTERVAL: a plain decimal number of seconds, digits
+ * with at most one '.' between digits (no sign, space, exponent, hex,
+ * inf or nan, all of which strtod() takes), from RS_INTERVAL_MIN to
+ * RS_INTERVAL_MAX.
+ */
 bool rs_parse_interval(const char *s, double *v)
 {
+	const char *p = s;
 	char *end;
+	double x;
 
+	while (isdigit((unsigned char)*p))
+		p++;
+	if (p == s)
+		return false;
+	if (*p == '.') {
+		const char *frac = ++p;
+
+		while (isdigit((unsigned char)*p))
+			p++;
+		if (p == frac)
+			return false;
+	}
+	if (*p)
+		return false;
 	errno = 0;
-	*v = strtod(s, &end);
-	return !errno && end != s && !*end && isfinite(*v) && *v > 0 &&
-	       *v <= 366 * 86400.0;
+	x = strtod(s, &end);
+	if (errno || *end || !(x >= RS_INTERVAL_MIN && x <= RS_INTERVAL_MAX))
+		return false;
+	*v = x;
+	return true;
 }
 
 /* A command line's COUNT: a whole number above 0, no sign, no spaces. */

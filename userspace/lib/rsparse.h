@@ -36,6 +36,12 @@ enum rs_col {
 #define RS_NTIME	(RS_STEAL + 1)
 
 #define RS_MAX_CPUS	65536	/* highest CPU number accepted, plus one */
+/*
+ * A cpuN line's counters, and the sum of its eight time columns, are
+ * below this many ticks (89,000 years at USER_HZ 100), or the file is
+ * damaged: RS_MAX_CPUS of them then add up without overflow.
+ */
+#define RS_MAX_TICKS	(1ull << 48)
 
 struct rs_row {
 	uint64_t v[RS_NCOLS];
@@ -114,9 +120,12 @@ struct rs_error {
 #define RS_PROC_RANDSTAT	"/proc/randstat"
 #define RS_PROC_DETAIL		"/proc/randstat_detail"
 
-/* What the reader says when /proc/randstat_detail does not exist. */
-#define RS_NO_MODULE_MSG \
-	"randstat: " RS_PROC_DETAIL " does not exist: the randstat module is not loaded.\n" \
+/*
+ * What a tool says when /proc/randstat_detail does not exist; @who, a
+ * string literal, is the tool ("randstat", "randstat top").
+ */
+#define RS_NO_MODULE_MSG(who) \
+	who ": " RS_PROC_DETAIL " does not exist: the randstat module is not loaded.\n" \
 	"  Load it with:            sudo modprobe randstat\n" \
 	"  or, in the source tree:  sudo insmod module/randstat.ko\n"
 
@@ -131,10 +140,17 @@ enum rs_status rs_load_stat(const char *path, struct rs_snap *snap,
 			    struct rs_error *err);
 enum rs_status rs_load_randstat(const char *path, struct rs_snap *snap,
 				struct rs_error *err);
+int rs_snap_copy(struct rs_snap *dst, const struct rs_snap *src);
 void rs_snap_free(struct rs_snap *snap);
 
 const struct rs_cpu *rs_snap_cpu(const struct rs_snap *snap, unsigned int n);
 uint64_t rs_row_time(const struct rs_row *r);
+
+/* INTERVAL's bounds, in seconds, and the rule, for a usage error. */
+#define RS_INTERVAL_MIN		0.01
+#define RS_INTERVAL_MAX		31622400.0	/* 366 days */
+#define RS_INTERVAL_RULE \
+	"a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5"
 
 bool rs_parse_interval(const char *s, double *v);
 bool rs_parse_count(const char *s, unsigned long long *v);

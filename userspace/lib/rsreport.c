@@ -11,8 +11,10 @@
  * 1.96 sqrt(p^ (1 - p^) / n) is 0.  randstat's shares come from the sample
  * counts of the interval (the module's estimator: every sample weighs the
  * same), times the CPU's sampled time, plus its exact time, which adds
- * nothing to the interval.  The all row adds the CPUs' variances, each
- * CPU's taken as (its half-width / 1.96)^2 (a normal sum over CPUs).
+ * nothing to the interval.  A CPU's interval is the proportion's, so
+ * lopsided near 0 and 1 (rs_line's lo and hi); the all row adds the CPUs'
+ * variances, each CPU's taken as (its half-width / 1.96)^2 (a normal sum
+ * over CPUs), cut to what the class can be.
  * Steal is read from the kernel's steal clock, not sampled, so it has no
  * interval.
  */
@@ -51,6 +53,9 @@ struct rs_sums {
 	struct rs_sampler s;
 	double est[RS_NDISP];	/* randstat's estimate of each class, ns */
 	double var[RS_NDISP];	/* its variance, ns^2 */
+	double lo[RS_NDISP];	/* the ends of its 95% interval, ns */
+	double hi[RS_NDISP];
+	unsigned int nparts;	/* CPUs with randstat's figures added in */
 };
 
 /* The binomial law's P(X <= k), n trials of chance p, k < CP_EXACT_MAX. */
@@ -281,11 +286,53 @@ static void sampler_add(struct rs_sampler *acc, const struct rs_sampler *s)
 	acc->late_max_ns = max_u64(acc->late_max_ns, s->late_max_ns);
 }
 
-/* One CPU's estimate: each CPU's samples share its own sampled time. */
+/*
+ * One CPU's estimate: each CPU's samples share its own sampled time.  Its
+ * interval is the proportion's (rs_prop_ci95(): lopsided near 0 and 1)
+ * times the sampled time, plus the exact time; with no sample, all of
+ * the sampled time or none of it.
+ */
 static void sums_estimate(struct rs_sums *one)
 {
+	uint64_t k[RS_NDISP], x[RS_NDISP], n = rs_row_time(&one->samples);
+	double lo, hi, sampled = one->s.sampled_ns;
+	int i;
+
 	rs_estimate(&one->samples, &one->exact, one->s.sampled_ns, one->est,
 		    one->var);
+	rs_disp(&one->samples, k);
+	rs_disp(&one->exact, x);
+	for (i = 0; i < RS_NDISP; i++) {
+		lo = 0;
+		hi = 1;
+		if (n)
+			rs_prop_ci95(k[i], n, &lo, &hi);
+		one->lo[i] = lo * sampled + x[i];
+		one->hi[i] = hi * sampled + x[i];
+	}
+	one->nparts = 1;
+}
+
+/*
+ * The all row's interval: of one CPU, that CPU's; of several, the normal
+ * sum's, est +- 1.96 sqrt(var), cut to what the class can be, its exact
+ * time to that plus all the sampled time (no class takes less or more).
+ */
+static void sums_bounds(struct rs_sums *all)
+{
+	uint64_t x[RS_NDISP];
+	double sd;
+	int i;
+
+	if (all->nparts == 1)
+		return;
+	rs_disp(&all->exact, x);
+	for (i = 0; i < RS_NDISP; i++) {
+		sd = sqrt(all->var[i]);
+		all->lo[i] = fmax(all->est[i] - RS_Z95 * sd, (double)x[i]);
+		all->hi[i] = fmin(all->est[i] + RS_Z95 * sd,
+				  (double)x[i] + all->s.sampled_ns);
+	}
 }
 
 /* The all row: the CPUs' estimates and variances add up. */
@@ -303,14 +350,24 @@ static void sums_add(struct rs_sums *acc, const struct rs_sums *in)
 	for (i = 0; i < RS_NDISP; i++) {
 		acc->est[i] += in->est[i];
 		acc->var[i] += in->var[i];
+		if (!acc->nparts) {	/* one CPU: its own interval */
+			acc->lo[i] = in->lo[i];
+			acc->hi[i] = in->hi[i];
+		}
 	}
+	acc->nparts += in->nparts;
 }
 
-static bool is_outside(double rs, double hw, double st)
+/*
+ * Is /proc/stat's share outside randstat's interval [lo, hi], by more
+ * than the printed digits show?
+ */
+static bool is_outside(double rs, double lo, double hi, double st)
 {
-	if (isnan(rs) || isnan(hw) || isnan(st))
+	if (isnan(rs) || isnan(lo) || isnan(hi) || isnan(st))
 		return false;
-	return fabs(st - rs) > fmax(hw, RS_PRINT_RESOLUTION);
+	return st < fmin(lo, rs - RS_PRINT_RESOLUTION) ||
+	       st > fmax(hi, rs + RS_PRINT_RESOLUTION);
 }
 
 /*
@@ -350,14 +407,19 @@ static void line_fill(struct rs_line *l, int cpu, const struct rs_sums *in,
 	l->compared = same_span(l, interval, ncpu, user_hz);
 	rs_shares(&in->ticks, l->st);
 	for (i = 0; i < RS_NDISP; i++) {
-		/* share: estimate over elapsed; 95%: 1.96 standard errors */
+		/* share: estimate over elapsed; its interval's ends so too */
+		bool ci = in->has_rs && el > 0 && i != RS_D_STEAL;
+
 		l->rs[i] = in->has_rs && el > 0 ? 100 * in->est[i] / el : NAN;
-		l->hw[i] = in->has_rs && el > 0 && i != RS_D_STEAL ?
-			   100 * RS_Z95 * sqrt(in->var[i]) / el : NAN;
+		l->lo[i] = ci ? 100 * in->lo[i] / el : NAN;
+		l->hi[i] = ci ? 100 * in->hi[i] / el : NAN;
+		l->hw[i] = ci ? fmax(l->rs[i] - l->lo[i], l->hi[i] - l->rs[i]) :
+			   NAN;
 		if (!in->has_stat)
 			l->st[i] = NAN;
 		l->outside[i] = l->compared &&
-				is_outside(l->rs[i], l->hw[i], l->st[i]);
+				is_outside(l->rs[i], l->lo[i], l->hi[i],
+					   l->st[i]);
 	}
 }
 
@@ -503,6 +565,7 @@ int rs_report_since_start(struct rs_report *rep, const struct rs_snap *stat,
 			return -1;
 	all.has_stat = true;
 	all.ticks = stat->all;
+	sums_bounds(&all);
 	line_fill(&rep->lines[0], RS_ALL, &all, rs->user_hz, false,
 		  max_ncpu(stat, rs));
 	for (i = 0; i < rep->nlines; i++)
@@ -675,8 +738,87 @@ int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 		rep->nlines = 0;
 		return 0;
 	}
+	sums_bounds(&all);
 	line_fill(&rep->lines[0], RS_ALL, &all, rs1->user_hz, true, n);
 	return 0;
+}
+
+static void row_add_delta(struct rs_row *acc, const struct rs_row *a,
+			  const struct rs_row *b)
+{
+	struct rs_row d;
+
+	rs_row_sub(a, b, &d);
+	row_add(acc, &d);
+}
+
+/**
+ * rs_snap_add_delta() - add the growth of one file between two reads
+ * @acc: a copy (rs_snap_copy()) of the file at a first read, to which
+ *	 the growth of each interval kept so far has been added
+ * @a: the file at an interval's start
+ * @b: the file at its end
+ *
+ * For the Average over intervals some of which are left out (randstat's
+ * counters went down in them: rs_randstat_went_down()): rs_report_interval()
+ * from the first read to @acc is then the report of the kept intervals'
+ * sums.  Each counter of a CPU that has it at both reads grows by its
+ * increase (rs_row_sub(): 0 if it went down); the maxima and the flags
+ * (online, mode, dormant, a CPU's cpu line) are @b's, as is the header.
+ * A CPU @acc lacks (not in the first read) is left out: it has no row in
+ * that report either.  Nothing wraps: rsparse.c bounds the tick rows.
+ */
+void rs_snap_add_delta(struct rs_snap *acc, const struct rs_snap *a,
+		       const struct rs_snap *b)
+{
+	unsigned int i;
+
+	acc->version = b->version;
+	acc->law = b->law;
+	acc->floor_ns = b->floor_ns;
+	acc->mean_ns = b->mean_ns;
+	acc->tmin_ns = b->tmin_ns;
+	acc->tmax_ns = b->tmax_ns;
+	acc->user_hz = b->user_hz;
+	row_add_delta(&acc->all, &a->all, &b->all);
+	for (i = 0; i < acc->ncpu; i++) {
+		const struct rs_cpu *ca = rs_snap_cpu(a, i), *cb = rs_snap_cpu(b, i);
+		struct rs_cpu *c = &acc->cpu[i];
+		struct rs_sampler d;
+
+		c->listed = cb && cb->listed;
+		if (c->listed && ca && ca->listed)
+			row_add_delta(&c->ticks, &ca->ticks, &cb->ticks);
+		c->counted = cb && cb->counted;
+		if (!c->counted || !ca || !ca->counted)
+			continue;
+		row_add_delta(&c->ns, &ca->ns, &cb->ns);
+		row_add_delta(&c->samples, &ca->samples, &cb->samples);
+		row_add_delta(&c->exact, &ca->exact, &cb->exact);
+		sampler_sub(&ca->s, &cb->s, &d);
+		d.cost_max_ns = max_u64(c->s.cost_max_ns, cb->s.cost_max_ns);
+		d.late_max_ns = max_u64(c->s.late_max_ns, cb->s.late_max_ns);
+		d.elapsed_ns += c->s.elapsed_ns;
+		d.sampled_ns += c->s.sampled_ns;
+		d.samples += c->s.samples;
+		d.overruns += c->s.overruns;
+		d.dormancies += c->s.dormancies;
+		d.cost_ns += c->s.cost_ns;
+		d.late_ns += c->s.late_ns;
+		c->s = d;
+	}
+}
+
+/* A note of the caller's in a report: 0, or -1 out of memory. */
+int rs_report_note(struct rs_report *rep, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	return add_note(rep, "%s", buf);
 }
 
 /* The row of a CPU (or RS_ALL), NULL if the report has none. */

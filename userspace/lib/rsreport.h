@@ -41,7 +41,9 @@ struct rs_line {
 	double rs_seconds;	/* randstat's time: its first eight ns columns */
 	double stat_seconds;	/* /proc/stat's: its first eight columns */
 	double rs[RS_NDISP];	/* randstat's shares, percent; NAN: none */
-	double hw[RS_NDISP];	/* their 95% half-widths, percent points */
+	double lo[RS_NDISP];	/* their 95% intervals' ends, percent; */
+	double hi[RS_NDISP];	/* NAN: none (steal, no time) */
+	double hw[RS_NDISP];	/* the farther end's distance: a half-width */
 	double st[RS_NDISP];	/* /proc/stat's shares, percent */
 	bool compared;		/* the two cover the same span: marks made */
 	bool outside[RS_NDISP];	/* /proc/stat is outside randstat's interval */
@@ -78,6 +80,10 @@ int rs_report_since_start(struct rs_report *rep, const struct rs_snap *stat,
 int rs_report_interval(struct rs_report *rep, const struct rs_snap *stat0,
 		       const struct rs_snap *rs0, const struct rs_snap *stat1,
 		       const struct rs_snap *rs1);
+void rs_snap_add_delta(struct rs_snap *acc, const struct rs_snap *a,
+		       const struct rs_snap *b);
+int rs_report_note(struct rs_report *rep, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 const struct rs_line *rs_report_line(const struct rs_report *rep, int cpu);
 void rs_report_free(struct rs_report *rep);
 

@@ -578,6 +578,59 @@ out:
 	tap_end("randstat-fs, randstat-fs-mount: --version, --help, usage 1, a bad /proc/randstat refused with 2");
 }
 
+/*
+ * randstat-fs's options (fuse_opt_parse): one it does not know, on the
+ * command line or in -o, is a usage error, 1, said with the usage, and
+ * nothing is read or mounted; --stat FILE and --stat=FILE alike.  --stat
+ * names a file that does not exist, so that a randstat-fs that took a
+ * bad option would stop there (exit 2), never mount.
+ */
+static void test_fs_options(void)
+{
+	static const struct {
+		const char *args[6];
+		const char *msg;
+	} bad[] = {
+		{ { "--bogus" }, "randstat-fs: unknown option: --bogus\n" },
+		{ { "-x" }, "randstat-fs: unknown option: -x\n" },
+		{ { "--stat=/nonexistent/stat", "--randstat" }, "missing argument" },
+		{ { "-o", "bogus_option" }, "randstat-fs: the FUSE options were refused" },
+		{ { "extra" }, "usage: randstat-fs" },
+	};
+	char mnt[] = "/tmp/test_fs_mnt.XXXXXX";
+	const char *argv[12];
+	struct run r;
+	size_t i, j, n;
+
+	tap_begin();
+	EXPECT(mkdtemp(mnt) != NULL);
+	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
+		n = 0;
+		argv[n++] = "randstat-fs";
+		argv[n++] = "--stat";
+		argv[n++] = "/nonexistent/stat";
+		argv[n++] = mnt;
+		for (j = 0; bad[i].args[j]; j++)
+			argv[n++] = bad[i].args[j];
+		argv[n] = NULL;
+		run(&r, argv);
+		if (r.status != 1)
+			printf("# randstat-fs ... %s: exit %d\n", bad[i].args[0],
+			       r.status);
+		EXPECT(r.status == 1 && !r.out[0]);
+		EXPECT_HAS(r.err, bad[i].msg);
+		EXPECT_HAS(r.err, "usage: randstat-fs");
+		EXPECT_HASNT(r.err, "/nonexistent/stat: No such file");
+	}
+	/* the good ones get as far as the file */
+	RUN(&r, "randstat-fs", "--stat=/nonexistent/stat", "-d", "-o", "ro",
+	    mnt);
+	EXPECT(r.status == 2);
+	EXPECT_HAS(r.err, "randstat-fs: /nonexistent/stat: No such file or directory\n");
+	rmdir(mnt);
+	tap_end("randstat-fs: an unknown option, or -o option, is a usage error (1)");
+}
+
 int main(int argc, char **argv)
 {
 	char *slash;
@@ -612,6 +665,11 @@ int main(int argc, char **argv)
 				 "randstat-fs not built (no libfuse3-dev)");
 		else
 			test_programs(argv[1]);
+		if (access(fs, X_OK))
+			tap_skip("randstat-fs: an unknown option, or -o option, is a usage error (1)",
+				 "randstat-fs not built (no libfuse3-dev)");
+		else
+			test_fs_options();
 	}
 	return tap_done();
 }

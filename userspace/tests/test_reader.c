@@ -19,9 +19,11 @@
 #include <fcntl.h>
 #include <pwd.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "rsexec.h"
@@ -142,6 +144,9 @@ static struct result run_argv(const char *const *args)
 }
 
 #define run(...)	run_argv((const char *const[]){ __VA_ARGS__, NULL })
+
+/* A pair of fixtures, "NAME.stat" and "NAME.randstat", for the program. */
+#define PAIR(name) "--stat", fx(name ".stat"), "--randstat", fx(name ".randstat")
 
 static void result_free(struct result *r)
 {
@@ -635,6 +640,108 @@ static void t_numbers(void)
 		   &err, "mem", "no 'cpu' line");
 }
 
+/*
+ * Counters that cannot be: a cpuN line of 2^48 ticks or more (89,000
+ * years at USER_HZ 100), in a column or in its eight time columns' sum,
+ * or a cpu line whose sum overflows 64 bits, is damaged: the file is
+ * refused (exit 2), as a truncated one, rather than its sums wrapping.
+ * Under 2^48 a CPU, the sums over 65536 CPUs cannot wrap either.
+ */
+static void t_stat_overflow(void)
+{
+	struct rs_snap s;
+	struct rs_error err;
+	struct result r;
+
+	expect_bad(parse_stat("cpu  1 0 0 0 0 0 0 0 0 0\n"
+			      "cpu0 18446744073709551615 0 0 0 0 0 0 0 0 0\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:2:",
+		   "'cpu0': user is 18446744073709551615 ticks, 2^48 or more: damaged");
+	expect_bad(parse_stat("cpu  1 0 0 0 0 0 0 0 0 0\n"
+			      "cpu0 140737488355328 140737488355328 0 0 0 0 0 0 0 0\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:2:",
+		   "'cpu0': its eight time columns add up to 2^48 ticks or more: damaged");
+	expect_bad(parse_stat("cpu  1 0 0 0 0 0 0 0 0 0\n"
+			      "cpu0 1 0 0 0 0 0 0 0 281474976710656 0\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:2:",
+		   "'cpu0': guest is 281474976710656 ticks, 2^48 or more");
+	expect_bad(parse_stat("cpu  18446744073709551615 1 0 0 0 0 0 0 0 0\n",
+			      &s, &err), RS_ERR_FORMAT, &err, "mem:1:",
+		   "'cpu': its eight time columns add up to more than 2^64: damaged");
+	/* just under: taken */
+	EXPECT(!parse_stat("cpu  18446744073709551614 1 0 0 0 0 0 0 0 0\n"
+			   "cpu0 281474976710655 0 0 0 0 0 0 0 0 0\n"
+			   "cpu1 140737488355327 140737488355328 0 0 0 0 0 0 0 0\n",
+			   &s, &err));
+	EXPECT(rs_row_time(&s.all) == UINT64_MAX);
+	rs_snap_free(&s);
+	/* and in /proc/randstat_detail's cpu lines, ticks too */
+	{
+		char *t = replace(slurp("normal.randstat"),
+				  "\ncpu1 16012 ", "\ncpu1 18446744073709551615 ");
+
+		expect_bad(parse_rs(t, &s, &err), RS_ERR_FORMAT, &err, "mem:4:",
+			   "'cpu1': user is 18446744073709551615 ticks, 2^48 or more: damaged");
+		free(t);
+		/* ns columns that wrap to elapsed_ns: damaged, not equal */
+		t = replace(slurp("normal.randstat"),
+			    "ns cpu0 199873456789 10012345678 ",
+			    "ns cpu0 18446744073709551615 10012345679 ");
+		t = replace(t, "elapsed_ns 1000000000000 sampled_ns 998800000000",
+			    "elapsed_ns 800126543211 sampled_ns 798926543211");
+		expect_bad(parse_rs(t, &s, &err), RS_ERR_FORMAT, &err, "mem:8:",
+			   "'sampler cpu0': the ns, samples or exact columns add up to more than 2^64: damaged");
+		free(t);
+	}
+
+	/* the program: exit 2 and why, no table, since the start and over
+	 * an interval */
+	r = run("--stat", fx("wrap.stat"), "--randstat", fx("normal.randstat"));
+	EXPECT(r.status == 2 && !*r.out);
+	EXPECT_HAS(r.err, "wrap.stat:2: 'cpu0': user is 18446744073709551615 ticks, 2^48 or more: damaged\n");
+	EXPECT_HASNT(r.out, "4615898025375543");
+	result_free(&r);
+	r = run(PAIR("normal"), "--stat", fx("wrap.stat"), "--randstat",
+		fx("later.randstat"));
+	EXPECT(r.status == 2 && !*r.out);
+	EXPECT_HAS(r.err, "wrap.stat:2:");
+	result_free(&r);
+}
+
+/*
+ * INTERVAL: a plain decimal number of seconds, a fraction allowed, from
+ * 0.01 s to a year; not hex, an exponent, a sign, inf or nan, which
+ * strtod() took.
+ */
+static void t_parse_interval(void)
+{
+	static const struct {
+		const char *s;
+		double v;
+	} good[] = {
+		{ "1", 1 }, { "0.5", 0.5 }, { "0.01", 0.01 }, { "2.50", 2.5 },
+		{ "007", 7 }, { "31622400", 31622400 },
+	};
+	static const char *const bad[] = {
+		"0x10", "1e-7", "1e3", "1E2", "inf", "nan", "INF", "+1", "-1",
+		" 1", "1 ", "1.", ".5", "1,5", "0", "0.0", "0.009", "0.001",
+		"31622400.5", "99999999999", "", "1..2", "0x1p-3", "\t1",
+	};
+	unsigned int i;
+	double v;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		v = -1;
+		EXPECT(rs_parse_interval(good[i].s, &v));
+		EXPECT_NEAR(v, good[i].v, 1e-12);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (rs_parse_interval(bad[i], &v))
+			printf("# '%s' taken as %g\n", bad[i], v);
+		EXPECT(!rs_parse_interval(bad[i], &v));
+	}
+}
+
 /* --- the reports --------------------------------------------------------- */
 
 static void t_since_start(void)
@@ -1010,8 +1117,6 @@ static void t_stat_went_down(void)
 
 /* --- the program ---------------------------------------------------------- */
 
-#define PAIR(name) "--stat", fx(name ".stat"), "--randstat", fx(name ".randstat")
-
 static void t_prog_since_start(void)
 {
 	struct result r = run(PAIR("normal"));
@@ -1037,7 +1142,11 @@ static void t_prog_pairs(void)
 	EXPECT(r.status == 0 && !*r.err);
 	EXPECT_HAS(r.out, "Shares of each source's own total over each interval");
 	EXPECT_HAS(r.out, "\n0    randstat    40.00    0.00   10.00 ");
-	EXPECT_HAS(r.out, "\n     +-95%        1.93 ");
+	/* 1000 of 2500 samples: Wilson's [38.10, 41.93], not +- 1.93, and
+	 * nice's 0 of 2500 [0, 0.15]: the line's two ends */
+	EXPECT_HAS(r.out, "\n0    randstat    40.00    0.00   10.00    2.00    0.00    2.00    0.00    0.00    0.00   46.00       10.000       2500\n"
+		   "     95% from    38.10    0.00    8.88 ");
+	EXPECT_HAS(r.out, "\n     95% to      41.93    0.15   11.24 ");
 	EXPECT_HAS(r.out, "\n     /proc/stat  20.10    1.00   12.10    3.00*   0.00    2.00    0.00    4.00    0.00   57.80*      10.000\n");
 	EXPECT_HAS(r.out, "pair 2 to 3\nnote: randstat's counters went down between the two reads: they were reset");
 	EXPECT(!absurd(r.out));
@@ -1111,19 +1220,182 @@ static void t_prog_average(void)
 	if (avg) {
 		EXPECT_HAS(avg, "\nAverage: CPU  source       %usr");
 		EXPECT_HAS(avg, "\nAverage: 0    randstat    40.00    0.00   10.00 ");
-		EXPECT_HAS(avg, "\nAverage:      +-95%        1.93 ");
+		EXPECT_HAS(avg, "\nAverage:      95% from    38.10 ");
+		EXPECT_HAS(avg, "\nAverage:      95% to      41.93 ");
 		EXPECT_HAS(avg, "\nAverage: sampler: 5000 samples");
 		EXPECT_HASNT(avg, "\n0    ");	/* every line prefixed */
 	}
 	result_free(&r);
-	/* across a reset: the average says so too */
-	r = run(PAIR("normal"), PAIR("later"), PAIR("reset"));
-	EXPECT_HAS(r.out, "\nAverage:\nAverage: note: randstat's counters went down");
+	/*
+	 * across a reset: the interval that spans it is left out (said),
+	 * the others still count.  normal to later (cpu0: 1000 user of 2500
+	 * samples, /proc/stat 405 of 1000 ticks) and reset to afterreset
+	 * (1500 of 2500, 600 of 1000 ticks): cpu0 usr 2500 of 5000 samples
+	 * over 20 s, 50.00%; /proc/stat 1005 of 2000 ticks, 50.25%; sys
+	 * (250 + 250) of 5000, 10.00%.
+	 */
+	r = run(PAIR("normal"), PAIR("later"), PAIR("reset"), PAIR("afterreset"));
+	EXPECT(r.status == 0 && !*r.err);
+	avg = strstr(r.out, "\nAverage:\n");
+	EXPECT(avg != NULL);
+	if (avg) {
+		EXPECT_HAS(avg, "\nAverage: note: 1 of the 3 intervals left out: randstat's counters went down in it (a reset, or the module reloaded)\n");
+		EXPECT_HAS(avg, "\nAverage: 0    randstat    50.00    0.00   10.00 ");
+		EXPECT_HAS(avg, "\nAverage:      /proc/stat  50.25 ");
+		EXPECT_HAS(avg, "\nAverage: sampler: 10000 samples");
+		EXPECT_HASNT(avg, "counters went down between the two reads");
+	}
+	result_free(&r);
+	/* what is left after the reset is the average: here nothing (the
+	 * same files twice), not the counters from before it */
+	r = run(PAIR("later"), PAIR("reset"), PAIR("reset"));
+	EXPECT(r.status == 0);
+	avg = strstr(r.out, "\nAverage:\n");
+	EXPECT(avg != NULL);
+	if (avg) {
+		EXPECT_HAS(avg, "\nAverage: note: 1 of the 2 intervals left out");
+		EXPECT_HAS(avg, "\nAverage: all  randstat        -       -");
+		EXPECT_HASNT(avg, "samples over 99");
+	}
+	result_free(&r);
+	/* --one-row: the same Average rows */
+	r = run("--one-row", PAIR("normal"), PAIR("later"), PAIR("reset"),
+		PAIR("afterreset"));
+	EXPECT(r.status == 0);
+	EXPECT_HAS(r.out, "\n# Average: note: 1 of the 3 intervals left out");
+	EXPECT_HAS(r.out, "\nAverage;0;randstat;20.000;5000;50.00;");
 	result_free(&r);
 	r = run("--json", PAIR("normal"), PAIR("later"), PAIR("later"));
 	EXPECT(r.status == 0 && count_lines(r.out) == 2);
 	EXPECT_HASNT(r.out, "Average");
 	result_free(&r);
+}
+
+/* What a running child wrote to @fd so far, NUL-terminated (malloc'd). */
+static char *written(int fd)
+{
+	size_t cap = 65536, n = 0;
+	char *buf = malloc(cap);
+	ssize_t r;
+
+	if (!buf)
+		exit(2);
+	while ((r = pread(fd, buf + n, cap - 1 - n, n)) > 0) {
+		n += r;
+		if (n == cap - 1 && !(buf = realloc(buf, cap *= 2)))
+			exit(2);
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Does process @pid catch @sig yet (its SigCgt in /proc/PID/status)? */
+static bool catches(pid_t pid, int sig)
+{
+	char path[64], line[256];
+	unsigned long long mask = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "SigCgt: %llx", &mask) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return mask >> (sig - 1) & 1;
+}
+
+/*
+ * Start the program with @argv (its stdout and stderr in *@out, *@err),
+ * wait until its output has @mark @titles times (reports made) and it
+ * catches SIGINT, interrupt it: its exit status, or -1 if it did not exit.
+ */
+static int interrupt_after(const char *const *argv, const char *mark,
+			   int titles, FILE **out, FILE **err)
+{
+	int status, i;
+	char *s = NULL, *p;
+	pid_t pid;
+
+	*out = tmpfile();
+	*err = tmpfile();
+	if (!*out || !*err)
+		exit(2);
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		exit(2);
+	if (!pid) {
+		dup2(fileno(*out), 1);
+		dup2(fileno(*err), 2);
+		execv(prog, (char *const *)argv);
+		_exit(127);
+	}
+	for (i = 0; i < 2000; i++) {	/* 20 s at most */
+		int n = 0;
+
+		free(s);
+		s = written(fileno(*out));
+		for (p = s; *mark && (p = strstr(p, mark)); p++)
+			n++;
+		if (n >= titles && catches(pid, SIGINT))
+			break;
+		usleep(10000);
+	}
+	free(s);
+	kill(pid, SIGINT);
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	if (WIFSIGNALED(status))
+		printf("# killed by signal %d\n", WTERMSIG(status));
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * randstat INTERVAL interrupted (Ctrl-C, SIGINT), as mpstat: after a
+ * report or more, the Average block over the reports so far, then exit
+ * 0; during the first interval, no Average, exit 0 at once.
+ */
+static void t_prog_sigint(void)
+{
+	const char *const argv[] = { prog, PAIR("normal"), "0.05", NULL };
+	const char *const slow[] = { prog, PAIR("normal"), "30", NULL };
+	const char *const one[] = { prog, "--one-row", PAIR("normal"), "0.05",
+				    NULL };
+	struct timespec t0, t1;
+	FILE *out, *err;
+	char *o, *e;
+
+	EXPECT(interrupt_after(argv, "interval 0.", 2, &out, &err) == 0);
+	o = tap_slurp_all(out);
+	e = tap_slurp_all(err);
+	EXPECT(!*e);
+	EXPECT_HAS(o, "\nAverage:  interval 0.");
+	EXPECT_HAS(o, "\nAverage: all  randstat        -       -");
+	EXPECT_HAS(o, "\nAverage: sampler:");
+	free(o);
+	free(e);
+
+	EXPECT(interrupt_after(one, ";all;randstat;", 1, &out, &err) == 0);
+	o = tap_slurp_all(out);
+	e = tap_slurp_all(err);
+	EXPECT(!*e);
+	EXPECT_HAS(o, "\nAverage;all;randstat;");
+	free(o);
+	free(e);
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	EXPECT(interrupt_after(slow, "", 0, &out, &err) == 0);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	EXPECT(t1.tv_sec - t0.tv_sec < 20);	/* not the 30 s interval */
+	o = tap_slurp_all(out);
+	e = tap_slurp_all(err);
+	EXPECT(!*e);
+	EXPECT_HASNT(o, "Average");
+	EXPECT_HASNT(o, "CPU  source");
+	free(o);
+	free(e);
 }
 
 static bool starts_with(const char *s, const char *prefix)
@@ -1228,11 +1500,14 @@ static void t_prog_json(void)
 	EXPECT(json_shaped(r.out));
 	EXPECT_HAS(r.out, "\"mode\":\"since_start\"");
 	/* the schema's version first, then the kernel file's format */
-	snprintf(head, sizeof(head), "{\"version\":1,\"format\":%d,",
+	snprintf(head, sizeof(head), "{\"version\":2,\"format\":%d,",
 		 RS_FORMAT_VERSION);
 	EXPECT(!strncmp(r.out, head, strlen(head)));
 	EXPECT_HAS(r.out, "{\"cpu\":\"0\",\"randstat\":{\"seconds\":1000.000000,\"samples\":250000,\"pct\":{\"usr\":19.9760,");
-	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":0.1571,");
+	/* the interval's two ends, in percent as the share (19.9760):
+	 * Wilson's, 50000 of 250000 samples, times 0.9988 sampled */
+	EXPECT_HAS(r.out, "\"ci95\":{\"usr\":[19.8198,20.1331],");
+	EXPECT_HAS(r.out, "\"steal\":null,\"guest\":[");
 	EXPECT_HAS(r.out, "\"steal\":null");
 	EXPECT_HAS(r.out, "\"compared\":false,\"outside\":[]");
 	EXPECT_HASNT(r.out, "\"compared\":true");
@@ -1391,6 +1666,7 @@ static void t_prog_usage(void)
 		{ "abc" }, { "--json", "--prometheus" }, { "--prometheus", "1" },
 		{ "--one-row", "--json" }, { "--prometheus", "--one-row" },
 		{ "--stat" }, { "--stat", "a", "--stat", "b" },
+		{ "0x10" }, { "1e-7" }, { "inf" }, { "nan" }, { "0.001" },
 	};
 	struct result r;
 	unsigned int i;
@@ -1404,6 +1680,9 @@ static void t_prog_usage(void)
 		EXPECT_HAS(r.err, "Try 'randstat --help'");
 		result_free(&r);
 	}
+	r = run("1e-7");
+	EXPECT_HAS(r.err, "randstat: INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '1e-7'\n");
+	result_free(&r);
 	r = run("--help");
 	EXPECT(r.status == 0);
 	EXPECT_HAS(r.out, "Exit status: 0 ok, 1 usage error, 2 ");
@@ -1444,6 +1723,47 @@ static void t_prog_version(void)
 	result_free(&r);
 	r = run("exec");		/* no command: exec's own usage error */
 	EXPECT(r.status == 125);
+	result_free(&r);
+}
+
+/*
+ * randstat exec's options (getopt_long, stopping at the command): an
+ * unknown option or a missing argument is its own usage error, 125, not
+ * a command to run; the command's own options are its own.
+ */
+static void t_exec_usage(void)
+{
+	struct result r = run("exec", "--bogus", "true");
+
+	EXPECT(r.status == 125 && !*r.out);
+	EXPECT_HAS(r.err, "randstat exec: unknown option or missing argument: --bogus\n");
+	EXPECT_HAS(r.err, "Try 'randstat exec --help'.\n");
+	EXPECT_HASNT(r.err, "no randstat-fs file");
+	result_free(&r);
+	r = run("exec", "-x", "true");
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "randstat exec: unknown option or missing argument: -x\n");
+	result_free(&r);
+	r = run("exec", "--stat");
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "randstat exec: unknown option or missing argument: --stat\n");
+	result_free(&r);
+	r = run("exec", "--stat", fx("missing"));	/* no CMD */
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "randstat exec: no command to run\n");
+	result_free(&r);
+	/* the first non-option is CMD, its options are not exec's; --stat=F
+	 * and --stat F alike: F is looked at, and is no randstat-fs file */
+	r = run("exec", "--stat", fx("missing"), "ls", "-l", "--bogus");
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "randstat exec: no randstat-fs file");
+	EXPECT_HAS(r.err, "missing: No such file or directory\n");
+	EXPECT_HASNT(r.err, "unknown option");
+	result_free(&r);
+	r = run("exec", "--stat=/nonexistent", "--", "--bogus");
+	EXPECT(r.status == 125);
+	EXPECT_HAS(r.err, "/nonexistent: No such file or directory\n");
+	EXPECT_HASNT(r.err, "unknown option");
 	result_free(&r);
 }
 
@@ -1687,8 +2007,10 @@ static double json_num(const char *s, const char *key)
 	return end == p ? NAN : v;
 }
 
-/* The text table's row SOURCE ("randstat" or "+-95%") of CPU: ten values,
- * NAN for "-". */
+/*
+ * The text table's row SOURCE of CPU ("randstat", or below it "+-95%",
+ * "95% from" or "95% to", in that CPU's block): ten values, NAN for "-".
+ */
 static bool table_row(const char *out, const char *cpu, const char *source,
 		      double v[RS_NDISP])
 {
@@ -1701,8 +2023,13 @@ static bool table_row(const char *out, const char *cpu, const char *source,
 	if (!p)
 		return false;
 	if (strcmp(source, "randstat")) {
-		p = strstr(p + 1, "\n     +-95%");
-		if (!p)
+		/* the lines below that start with blanks: the CPU's */
+		snprintf(head, sizeof(head), "\n     %-10s", source);
+		for (p = strchr(p + 1, '\n'); p && !strncmp(p, "\n     ", 6);
+		     p = strchr(p + 1, '\n'))
+			if (!strncmp(p, head, strlen(head)))
+				break;
+		if (!p || strncmp(p, head, strlen(head)))
 			return false;
 	}
 	p += strlen(head);
@@ -1719,6 +2046,25 @@ static bool table_row(const char *out, const char *cpu, const char *source,
 		p = end + (*end == '*');
 	}
 	return true;
+}
+
+/* JSON "KEY":[LO,HI] in @s: true, and the two; false if not there. */
+static bool json_bounds(const char *s, const char *key, double *lo, double *hi)
+{
+	char pat[64], *end;
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\":[", key);
+	p = s ? strstr(s, pat) : NULL;
+	if (!p)
+		return false;
+	p += strlen(pat);
+	*lo = strtod(p, &end);
+	if (end == p || *end != ',')
+		return false;
+	p = end + 1;
+	*hi = strtod(p, &end);
+	return end != p && *end == ']';
 }
 
 static unsigned long long vm_sampler_of(const char *name, const char *cpu,
@@ -1751,11 +2097,36 @@ static void t_vm_since_start(void)
 		for (i = 0; i < RS_NDISP; i++)
 			EXPECT_NEAR(v[i], 100.0 * vm_class_of(ns, i) / vm_total(ns),
 				    0.005 + 1e-9);
+	/*
+	 * cpu1's one sample (idle) over 12194773 ns sampled of 1043235409:
+	 * each other class 0.00%, its interval from 0 to 0.975 of the
+	 * sampled time, 1.14%; idle from (0.025 x 12194773 + 1031040636
+	 * exact) / 1043235409 = 98.86% to 100%.  Lopsided: not "+- 1.14"
+	 * (which says 0.00 +- 1.14, below 0), but its two ends, a row each.
+	 */
+	EXPECT_HAS(r.out, "\n1    randstat     0.00    0.00    0.00    0.00    0.00    0.00    0.00    0.00    0.00  100.00        1.043          1\n"
+		   "     95% from     0.00    0.00    0.00    0.00    0.00    0.00       -    0.00    0.00   98.86\n"
+		   "     95% to       1.14    1.14    1.14    1.14    1.14    1.14       -    1.14    1.14  100.00\n"
+		   "     /proc/stat ");
+	/* the all row: 0.2632 +- 0.7827 cut at 0, so [0.00, 1.05] */
+	EXPECT(table_row(r.out, "all", "95% from", v) && v[RS_D_USR] == 0);
+	EXPECT(table_row(r.out, "all", "95% to", v) &&
+	       fabs(v[RS_D_USR] - 1.05) < 0.005 + 1e-9);
+	EXPECT(!table_row(r.out, "1", "+-95%", v));
+	result_free(&r);
+	/* symmetric to the printed digits: the +- row still (t_prog_since_start) */
+	r = run(PAIR("normal"));
+	EXPECT(table_row(r.out, "0", "+-95%", v));
+	EXPECT(!table_row(r.out, "0", "95% from", v));
+	EXPECT_NEAR(v[RS_D_USR], 0.16, 1e-9);
 	result_free(&r);
 
 	r = run("--json", PAIR("vm-normal"));
 	cpu1 = strstr(r.out, "{\"cpu\":\"1\",");
 	EXPECT(r.status == 0 && json_shaped(r.out) && cpu1);
+	/* JSON: the two ends of each interval, [lo, hi] */
+	EXPECT_HAS(cpu1, "\"ci95\":{\"usr\":[0.0000,1.1397],");
+	EXPECT_HAS(cpu1, "\"idle\":[98.8603,100.0000]}");
 	EXPECT_HASNT(r.out, "\"outside\":[\"");	/* every list empty */
 	/*
 	 * The sampler's means are per callback: an overrun is a sample
@@ -1831,7 +2202,7 @@ static void t_vm_spin(void)
 	unsigned long long ns[RS_NCOLS], smp[RS_NCOLS], tk[RS_NCOLS];
 	unsigned long long x[RS_NCOLS];
 	const char *cpu1, *pct, *ci, *st;
-	double v[RS_NDISP], n, sampled, elapsed;
+	double v[RS_NDISP], n, sampled, elapsed, lo = NAN, hi = NAN, e;
 	int i;
 
 	EXPECT(r.status == 0 && !*r.err && count_lines(r.out) == 1);
@@ -1876,12 +2247,17 @@ static void t_vm_spin(void)
 			    100.0 * vm_class_of(tk, i) / vm_total(tk),
 			    0.00005 + 1e-9);
 		if (i == 6) {	/* steal: from the steal clock, no interval */
-			EXPECT(isnan(json_num(ci, "steal")));
+			EXPECT_HAS(ci, "\"steal\":null,");
 			continue;
 		}
-		EXPECT_NEAR(json_num(ci, vm_class[i].key),
+		/* the farther end is the half-width away, the nearer one
+		 * inside it; the share between them */
+		EXPECT(json_bounds(ci, vm_class[i].key, &lo, &hi));
+		e = json_num(pct, vm_class[i].key);
+		EXPECT(lo <= e && e <= hi);
+		EXPECT_NEAR(fmax(e - lo, hi - e),
 			    100.0 * ref_halfwidth95(vm_class_of(smp, i), n) *
-			    sampled / elapsed, 0.00005 + 1e-9);
+			    sampled / elapsed, 0.00015 + 1e-9);
 	}
 	/* what the capture is: a spin on cpu1 (>= 90% usr), from the files */
 	EXPECT(100.0 * vm_class_of(ns, 0) / vm_total(ns) >= 90);
@@ -1896,9 +2272,15 @@ static void t_vm_spin(void)
 	for (i = 0; i < RS_NDISP; i++)
 		EXPECT_NEAR(v[i], vm_count_share(smp, x, sampled, elapsed, i),
 			    0.005 + 1e-9);
-	EXPECT(table_row(r.out, "1", "+-95%", v));
-	EXPECT_NEAR(v[0], 100.0 * ref_halfwidth95(vm_class_of(smp, 0), n) *
-		    sampled / elapsed, 0.005 + 1e-9);
+	/* 1008 of 1013 samples user: a lopsided interval, its two ends */
+	EXPECT(table_row(r.out, "1", "95% from", v));
+	lo = v[0];
+	EXPECT(table_row(r.out, "1", "95% to", v));
+	hi = v[0];
+	EXPECT(table_row(r.out, "1", "randstat", v));
+	EXPECT(lo < v[0] && v[0] < hi && hi - v[0] < v[0] - lo);
+	EXPECT_NEAR(v[0] - lo, 100.0 * ref_halfwidth95(vm_class_of(smp, 0), n) *
+		    sampled / elapsed, 0.01 + 1e-9);
 	result_free(&r);
 }
 
@@ -2043,6 +2425,8 @@ int main(int argc, char **argv)
 	tap_test("an unknown line, or the wrong file", t_unknown_line);
 	tap_test("inconsistent randstat files", t_inconsistent);
 	tap_test("numbers: range, sign, count, NUL, duplicates", t_numbers);
+	tap_test("INTERVAL: a plain decimal, 0.01 s to a year", t_parse_interval);
+	tap_test("a cpu line whose sums would wrap is damaged, exit 2", t_stat_overflow);
 
 	tap_test("since start: shares, half-widths, marks", t_since_start);
 	tap_test("since start: equal spans are compared, others not",
@@ -2063,6 +2447,7 @@ int main(int argc, char **argv)
 	tap_test("randstat: cpu1 offline", t_prog_offline);
 	tap_test("randstat INTERVAL COUNT over unchanging files", t_prog_live);
 	tap_test("randstat: an Average: block after the reports", t_prog_average);
+	tap_test("randstat INTERVAL: SIGINT prints the Average, exit 0", t_prog_sigint);
 	tap_test("randstat --one-row and --no-legend", t_prog_one_row);
 	tap_test("randstat --json", t_prog_json);
 	tap_test("randstat --prometheus", t_prog_prometheus);
@@ -2074,6 +2459,7 @@ int main(int argc, char **argv)
 		     "/proc/randstat_detail exists here");
 	tap_test("randstat: usage errors, exit 1; --help", t_prog_usage);
 	tap_test("randstat, top, exec: --version, exit 0", t_prog_version);
+	tap_test("randstat exec: unknown options are usage errors, 125", t_exec_usage);
 	if (!can_unshare())
 		tap_skip("randstat exec: the caller's supplementary groups (initgroups)",
 			 "no mount namespace here (not root) for a test /etc/group");

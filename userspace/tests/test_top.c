@@ -722,7 +722,7 @@ static void t_json(void)
 	r.notes = notes;
 	s = print(top_json, &r);
 	EXPECT(s[strlen(s) - 1] == '\n' && strchr(s, '\n') == s + strlen(s) - 1);
-	EXPECT_HAS(s, "{\"version\":1,\"view\":\"top\",\"threads\":false,\"time\":1700000000.250,\"interval_s\":1.000000,\"law\":\"exponential\",\"floor_ns\":50000,\"mean_ns\":4000000,\"tmin_ns\":2000000,\"tmax_ns\":6000000,\"mean_interval_ns\":4000000,");
+	EXPECT_HAS(s, "{\"version\":2,\"view\":\"top\",\"threads\":false,\"time\":1700000000.250,\"interval_s\":1.000000,\"law\":\"exponential\",\"floor_ns\":50000,\"mean_ns\":4000000,\"tmin_ns\":2000000,\"tmax_ns\":6000000,\"mean_interval_ns\":4000000,");
 	EXPECT_HAS(s, "\"samples\":{\"user\":251,\"nice\":0,\"system\":5,\"idle\":240,\"iowait\":0,\"irq\":0,\"softirq\":0,\"steal\":0,\"guest\":0,\"guest_nice\":0},\"unknown_samples\":0,\"lost\":0,\"active\":3,");
 	EXPECT_HAS(s, "\"notes\":[\"a \\\"quoted\\\" note\"],\"tasks\":[{\"pid\":812,\"comm\":\"spin\",");
 	EXPECT_HAS(s, "\"randstat\":{\"pct\":{\"usr\":100.0000,\"sys\":0.0000},\"ci95\":{\"usr\":[87.9872,113.1951],\"sys\":[0.0000,1.4756]}},\"kernel\":{\"pct\":{\"usr\":80.0000,\"sys\":0.0000}},\"outside\":[\"usr\"]}");
@@ -796,13 +796,15 @@ static void t_prog_usage(void)
 		{ { "top", "-p", "1," }, "-p takes process ids above 0, separated by commas: '1,'" },
 		{ { "top", "-n", "0" }, "-n takes a whole number above 0: '0'" },
 		{ { "top", "-n", "x" }, "-n takes a whole number above 0: 'x'" },
-		{ { "top", "0" }, "INTERVAL must be a number of seconds above 0: '0'" },
+		{ { "top", "0" }, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '0'" },
 		{ { "top", "1", "0" }, "COUNT must be a whole number above 0: '0'" },
-		{ { "top", "nan" }, "INTERVAL must be a number of seconds above 0: 'nan'" },
+		{ { "top", "nan" }, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: 'nan'" },
 		{ { "top", "1", "2", "3" }, "too many arguments: 3" },
+		{ { "top", "0x10" }, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '0x10'" },
+		{ { "top", "1e-7" }, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '1e-7'" },
 	};
 	struct result r;
-	char want[128];
+	char want[256];
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(*bad); i++) {
@@ -832,12 +834,21 @@ static void t_prog_no_module(void)
 
 	RUN(&r, "top", "1", "1");
 	EXPECT(r.status == 3 && !r.out[0]);
-	EXPECT_HAS(r.err, "randstat: /proc/randstat_detail does not exist: the randstat module is not loaded.\n"
+	/* the subcommand's own prefix, as its other messages */
+	EXPECT_HAS(r.err, "randstat top: /proc/randstat_detail does not exist: the randstat module is not loaded.\n"
 		   "  Load it with:            sudo modprobe randstat\n");
+	EXPECT_HASNT(r.err, "\nrandstat: ");
+	EXPECT(strncmp(r.err, "randstat: ", 10));
 	if (geteuid())
 		EXPECT_HAS(r.err, "randstat top: needs root to read tracefs");
 	else
 		EXPECT_HASNT(r.err, "needs root");
+	/* -p's list is freed on this early return too (LeakSanitizer, in
+	 * tests/sanitize.sh's ASan build, fails the exit code otherwise) */
+	RUN(&r, "top", "-p", "1,2", "-p", "3", "1", "1");
+	EXPECT(r.status == 3 && !r.out[0]);
+	EXPECT_HAS(r.err, "the randstat module is not loaded");
+	EXPECT_HASNT(r.err, "LeakSanitizer");
 	/* arguments are judged first */
 	RUN(&r, "top", "-q");
 	EXPECT(r.status == 1);

@@ -68,8 +68,8 @@ static const char usage_text[] =
 "same interval, from /proc/PID/stat.\n"
 "\n"
 "With no INTERVAL: one report over one second.  With INTERVAL (seconds,\n"
-"may be fractional): a report every INTERVAL, COUNT times or until\n"
-"interrupted.\n"
+"a plain decimal from 0.01, such as 2 or 0.5): a report every INTERVAL,\n"
+"COUNT times or until interrupted.\n"
 "\n"
 "  -t, --threads     one row per thread, not per process\n"
 "  -p PID[,PID...]   only these processes (with -t, their threads), shown\n"
@@ -190,7 +190,7 @@ static int parse_args(int argc, char **argv, struct top_opts *o)
 		return usage_error("too many arguments: %s", argv[optind + 2]);
 	if (npos >= 1) {
 		if (!rs_parse_interval(argv[optind], &o->interval))
-			return usage_error("INTERVAL must be a number of seconds above 0: '%s'",
+			return usage_error("INTERVAL must be " RS_INTERVAL_RULE ": '%s'",
 					   argv[optind]);
 		o->count = 0;
 	}
@@ -483,7 +483,7 @@ static int load_randstat(struct rs_snap *rs)
 	if (!rs_load_randstat(PROC_RANDSTAT, rs, &err))
 		return -1;
 	if (err.status == RS_ERR_NOENT) {
-		fputs(RS_NO_MODULE_MSG, stderr);
+		fputs(RS_NO_MODULE_MSG("randstat top"), stderr);
 		return EXIT_NOMODULE;
 	}
 	fprintf(stderr, "randstat top: %s\n", err.msg);
@@ -583,22 +583,22 @@ int rs_top_main(int argc, char **argv)
 	char msg[512];
 	int ret, sig;
 
+	/* every return from here on goes through out: all of it freed */
 	memset(&o, 0, sizeof(o));
-	ret = parse_args(argc, argv, &o);
-	if (ret >= 0) {
-		free(o.pids);
-		return ret;
-	}
 	memset(&st, 0, sizeof(st));
+	msg[0] = '\0';
+	ret = parse_args(argc, argv, &o);
+	if (ret >= 0)
+		goto out;
 	ret = load_randstat(&st.rs[0]);
 	if (geteuid())
 		fputs("randstat top: needs root to read tracefs: run it as root (sudo randstat top)\n",
 		      stderr);
 	if (ret >= 0)
-		return ret;
+		goto out;
 	if (geteuid()) {
-		rs_snap_free(&st.rs[0]);
-		return RS_EXIT_FAIL;
+		ret = RS_EXIT_FAIL;
+		goto out;
 	}
 	catch_signals();
 	rs_trace_reap();

@@ -88,7 +88,9 @@ echo
 echo "The reader, over one more second of the 2 ms / 8 ms job (cpu1's rows):"
 taskset -c 1 /progs/iso 8000 2000 3 500 >/dev/null &
 sleep 1
-taskset -c 0 /progs/randstat 1 1 | awk '/^CPU/ { print } /^1 / { n = 3 } n-- > 0'
+# cpu1's block: its randstat row and the rows under it (the interval's
+# "+-95%" row, or its "95% from" and "95% to" rows, and /proc/stat's).
+taskset -c 0 /progs/randstat 1 1 | awk '/^CPU/ { print } /^[^ ]/ { on = $1 == "1" } on'
 
 wait
 

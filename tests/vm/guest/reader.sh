@@ -146,14 +146,14 @@ ok_or_show $? "interval during a spin on cpu1: cpu1 %usr >= 90" /tmp/out
 # --- --json ------------------------------------------------------------------
 # common_keys FILE KEY...: the keys of every report, and KEY...
 common_keys() {
-	keys "$@" '{"version":1,"format":5,' '"time":' '"interval_s":' '"law":"exponential",' \
+	keys "$@" '{"version":2,"format":5,' '"time":' '"interval_s":' '"law":"exponential",' \
 		'"floor_ns":50000,' '"mean_ns":4000000,' '"tmin_ns":2000000,' \
 		'"tmax_ns":6000000,' '"reset":' '"notes":[' '"cpus":['
 }
 # cpu_keys FILE KEY...: common_keys, a CPU's keys, all, 0 and 1, and KEY...
 cpu_keys() {
 	common_keys "$@" '"cpu":"all"' '"cpu":"0"' '"cpu":"1"' '"pct":{"usr":' \
-		'"ci95":{"usr":' '"stat":{"seconds":' '"mode":"sampled","dormant":' '"sampler":{"samples":' \
+		'"ci95":{"usr":[' '"steal":null,' '"stat":{"seconds":' '"mode":"sampled","dormant":' '"sampler":{"samples":' \
 		'"outside":[' '"nice":' '"sys":' '"iowait":' '"irq":' '"soft":' \
 		'"steal":' '"guest":' '"gnice":' '"idle":'
 }

@@ -218,7 +218,7 @@ diag "randstat top --json 1 2: exit $st; spin: $jt"
 # shellcheck disable=SC2086
 set -- $jt
 [ $st -eq 0 ] && [ "$(wc -l </tmp/out)" -eq 2 ] && awk "$JSONCHECK" /tmp/out &&
-	keys /tmp/out '{"version":1,"view":"top","threads":false,"time":' '"interval_s":' \
+	keys /tmp/out '{"version":2,"view":"top","threads":false,"time":' '"interval_s":' \
 		'"law":"exponential","floor_ns":50000,"mean_ns":4000000,"tmin_ns":2000000,"tmax_ns":6000000,"mean_interval_ns":4000000,' \
 		'"samples":{"user":' '"lost":0,' '"active":' '"notes":[],' '"tasks":[{"pid":' &&
 	[ "${13}" = spin ] && [ "$1" != null ] && [ "$4" != null ] &&

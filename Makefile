@@ -96,7 +96,10 @@ bench:
 # The module's release (its vermagic) must be KRELEASE, and, installed on
 # this system (no DESTDIR), the running kernel's unless asked.
 install: all
-	@built=$$(modinfo -F vermagic module/randstat.ko | cut -d' ' -f1); \
+	@PATH="$$PATH:/sbin:/usr/sbin"; command -v modinfo >/dev/null || { \
+		echo "randstat: make install needs modinfo and depmod: apt-get install kmod" >&2; \
+		exit 1; }; \
+	built=$$(modinfo -F vermagic module/randstat.ko | cut -d' ' -f1); \
 	if [ "$$built" != "$(KRELEASE)" ]; then \
 		echo "randstat: module/randstat.ko is built for '$$built', not for $(KRELEASE):" >&2; \
 		echo "  make clean, then make install again (with KDIR= the tree of $(KRELEASE))." >&2; \
@@ -113,12 +116,12 @@ install: all
 	echo "randstat: installing the module for kernel $$built"
 	install -D -m 644 module/randstat.ko \
 		$(DESTDIR)/lib/modules/$(KRELEASE)/extra/randstat.ko
-	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KRELEASE)
+	PATH="$$PATH:/sbin:/usr/sbin" depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KRELEASE)
 	$(MAKE) -C userspace install PREFIX=$(PREFIX)
 
 uninstall:
 	rm -f $(DESTDIR)/lib/modules/$(KRELEASE)/extra/randstat.ko
-	depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KRELEASE)
+	PATH="$$PATH:/sbin:/usr/sbin" depmod -a $(if $(DESTDIR),-b $(DESTDIR)) $(KRELEASE)
 	$(MAKE) -C userspace uninstall PREFIX=$(PREFIX)
 
 dkms-install:

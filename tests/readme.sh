@@ -35,7 +35,9 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
-packages=(sudo git ca-certificates)
+# What a Debian 12 machine running Debian's kernel has that minbase lacks
+# (kmod: every linux-image depends on it) and what cloning took (git).
+packages=(sudo git ca-certificates kmod)
 user=newcomer
 
 # shellcheck source=tests/chroot.sh
@@ -47,6 +49,7 @@ chroot_script_start readme "${BASH_SOURCE[0]}" "$@"
 . "$(dirname "$0")/unpack.sh"
 
 echo "TAP version 13"
+rm -f "$out"/*.log
 
 # --- the README's commands -------------------------------------------------
 # readme_commands FILE: one command a line: each line of its ```sh blocks
@@ -229,11 +232,16 @@ mkdir -p "$work$home/randstat"
 git ls-files -z --cached --others --exclude-standard |
 	tar --null -T - -cf - | tar -C "$work$home/randstat" -xf -
 in_chroot "$work" chown -R "$user:$user" "$home/randstat"
-# as_user CMD: CMD in the clone, as the newcomer, in bash.
+# as_user CMD: CMD in the clone, as the newcomer, in bash, with the PATH
+# Debian gives a user (no sbin).
 as_user() {
 	in_chroot "$work" runuser -u "$user" -- env HOME="$home" USER="$user" \
+		PATH=/usr/local/bin:/usr/bin:/bin:/usr/games \
 		bash -o pipefail -c "cd ~/randstat && $1"
 }
+# as_user_log NAME CMD: as_user CMD, its output appended to $out/NAME.log.
+# shellcheck disable=SC2317 # called through check
+as_user_log() { as_user "$2" >>"$out/$1.log" 2>&1; }
 as_user 'git init -q && git add -A &&
 	git -c user.name=newcomer -c user.email=newcomer@localhost commit -qm clone' \
 	>"$out/clone.log" 2>&1
@@ -335,8 +343,7 @@ fi
 # make's default goal, from the top and in userspace/: the reader.
 for how in "make -C userspace" "make userspace"; do
 	check "\`$how\` (default goal) leaves userspace/randstat" \
-		as_user "make -s -C userspace clean >/dev/null && $how >'$out/goal.log' 2>&1 &&
-			test -x userspace/randstat"
+		as_user_log goal "make -s -C userspace clean && $how && test -x userspace/randstat"
 done
 
 # --- sudo make install --------------------------------------------------------
@@ -401,13 +408,13 @@ else
 fi
 for how in "KRELEASE=$rel" FORCE=1; do
 	check "sudo make install $how with another kernel running: installs for $rel" \
-		as_user "sudo make install $other $how >>'$out/install-other.log' 2>&1 &&
+		as_user_log install-other "sudo make install $other $how &&
 			test -e /lib/modules/$rel/extra/randstat.ko &&
-			sudo make uninstall $other KRELEASE=$rel >>'$out/install-other.log' 2>&1 &&
+			sudo make uninstall $other KRELEASE=$rel &&
 			! test -e /lib/modules/$rel/extra/randstat.ko"
 done
 check "make KDIR= the headers' tree builds the module (the README's make KDIR=<dir>)" \
-	as_user "make -s clean >/dev/null && make KDIR=/usr/src/linux-headers-$rel module >'$out/kdir.log' 2>&1 &&
+	as_user_log kdir "make -s clean && make KDIR=/usr/src/linux-headers-$rel module &&
 		test -f module/randstat.ko"
 
 # --- DKMS ----------------------------------------------------------------------
@@ -415,29 +422,34 @@ if step dkms '^sudo apt-get install dkms$' &&
    step dkms-install '^sudo make dkms-install$'; then
 	check_paths "after sudo make dkms-install" '^/usr/src/'
 	check "DKMS built and installed randstat.ko for $rel" \
-		as_user "dkms status randstat | grep -q '$rel.*installed'"
+		as_user "sudo dkms status randstat | grep -q '$rel.*installed'"
 	step dkms-uninstall '^sudo make dkms-uninstall$' &&
 		check "sudo make dkms-uninstall: nothing of randstat left in DKMS" \
-			as_user "[ -z \"\$(dkms status randstat)\" ] && ! ls /usr/src | grep -q randstat"
+			as_user "[ -z \"\$(sudo dkms status randstat)\" ] && ! ls /usr/src | grep -q randstat"
 fi
 
 # --- the Debian packages --------------------------------------------------------
 if step build-dep '^sudo apt-get build-dep \./$' &&
    step deb '^make deb$' &&
    step deb-install '^sudo apt install \./dist/randstat\*\.deb$'; then
-	check_paths "after the packages' install" '^/(usr/share/doc|usr/src|var/lib/prometheus)'
 	for c in "/usr/bin/randstat --version" "/usr/bin/randstat cgroup --version"; do
 		check "the package's \`$c\`" as_user "$c"
 	done
 	check "DKMS built randstat.ko for $rel" \
-		as_user "dkms status randstat | grep -q '$rel.*installed'"
-	# What the package's timer runs (no systemd here: run once by hand).
+		as_user "sudo dkms status randstat | grep -q '$rel.*installed'"
+	# What the package's timer runs (no systemd here: run once by hand),
+	# where prometheus-node-exporter's textfile directory is (the unit
+	# is skipped elsewhere; this machine has no node_exporter, so the
+	# directory is made as its package would).
 	unit=/lib/systemd/system/randstat-textfile.service
 	run=$(sed -n 's/^ExecStart=//p' "$work$unit")
 	prom=/var/lib/prometheus/node-exporter/randstat.prom
-	as_user "sudo $run" >"$out/textfile.log" 2>&1 || true
+	check "$unit runs only where node_exporter's textfile directory is" \
+		grep -qx "ConditionPathIsDirectory=${prom%/*}" "$work$unit"
+	as_user "sudo mkdir -p ${prom%/*} && sudo $run" >"$out/textfile.log" 2>&1 || true
 	check "$unit's \`$run\` writes $prom: randstat_up 0 here (no module)" \
 		grep -qx 'randstat_up 0' "$work$prom"
+	check_paths "after the packages' install" '^/(usr/share/doc|usr/src|var/lib/prometheus)'
 fi
 # Anything else the README names (but the module's files and the cache).
 check_paths "at the end" '.'

@@ -8,7 +8,9 @@
 # wrong, silently); and shellcheck on every shell script git lists (by
 # name *.sh or by a sh/bash first line or shellcheck directive), clean
 # under .shellcheckrc, and that it flags a bug planted in a copy of
-# tests/check.sh.
+# tests/check.sh; every man page rendered by man -l and groff from any
+# working directory, dated and with a SEE ALSO; and every instruction to
+# write "reset" in the documents aimed at /proc/randstat.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -69,6 +71,42 @@ EOF
 )
 	[ -z "$out" ] || echo "$out" | head -n 30 | sed 's/^/#   /'
 	check "Documentation/*.rst: docutils parses it without a warning" [ -z "$out" ]
+fi
+
+# Man pages: every one git lists renders with man -l and with groff -man
+# -ww, from / (a page that reads another by a path relative to the working
+# directory, a bare .so, fails there), without a warning; and it has a
+# .TH with its date (YYYY-MM-DD, the release's: debian/changelog's) and a
+# SEE ALSO section.
+if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
+	not_ok "man pages: man or groff missing (apt-get install man-db groff-base)"
+elif ! mapfile -t pages < <(git -C "$repo" ls-files '*.[1-9]') || [ "${#pages[@]}" -lt 4 ]; then
+	not_ok "man pages: the ones git lists (${#pages[@]}; no git clone?)"
+else
+	for f in "${pages[@]}"; do
+		out=$(cd / && {
+			MANWIDTH=80 man -l "$repo/$f" 2>&1 >/dev/null
+			groff -man -Tutf8 -ww -z "$repo/$f" 2>&1
+			[ -n "$(MANWIDTH=80 man -l "$repo/$f" 2>/dev/null)" ] || echo "man -l: no output"
+		})
+		[ -z "$out" ] || echo "$out" | head -n 5 | sed 's/^/#   /'
+		check "$f: man -l and groff -man -ww render it from / without a warning" \
+			[ -z "$out" ]
+		th=$(sed -n '/^\.TH /{p;q}' "$f")
+		check "$f: .TH NAME SECTION \"YYYY-MM-DD\" (${th:-none})" \
+			grep -qE '^\.TH [A-Z][-A-Z0-9]* [1-9] "?[0-9]{4}-[0-9]{2}-[0-9]{2}"? ' <<<"$th"
+		check "$f: a SEE ALSO section" grep -qE '^\.SH "?SEE ALSO"?$' "$f"
+	done
+	# randstat(1), the front door, leads to every other page.
+	see=$(sed -n '/^\.SH "\{0,1\}SEE ALSO/,/^\.SH/p' userspace/randstat.1)
+	missing=()
+	for f in "${pages[@]}"; do
+		p=${f##*/}
+		[ "$p" = randstat.1 ] ||
+			grep -qE "^\.BR ${p%.*} \(${p##*.}\)" <<<"$see" || missing+=("${p%.*}(${p##*.})")
+	done
+	check "randstat.1's SEE ALSO names the other pages${missing[*]:+ (not: ${missing[*]})}" \
+		[ "${#missing[@]}" -eq 0 ]
 fi
 
 # shell_scripts: the shell scripts git lists, one a line.

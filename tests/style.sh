@@ -109,6 +109,68 @@ else
 		[ "${#missing[@]}" -eq 0 ]
 fi
 
+# Where the documents tell to write "reset" (echo reset > PATH, "writing
+# reset to PATH", or "to it" under a man page's .TP tag PATH), PATH must be
+# /proc/randstat, the one file with a write handler (module/proc.c): in
+# the man pages, Documentation/, the READMEs.
+out=$(git -C "$repo" ls-files '*.[1-9]' '*.rst' '*.md' 'debian/*README*' |
+	/usr/bin/python3 -c '
+import re
+import sys
+
+found = bad = 0
+
+
+def paragraphs(path, text):
+    """(tag, text) per paragraph; tag: the .TP tag over a man paragraph."""
+    if not re.search(r"\.[1-9]$", path):
+        for p in re.split(r"\n\s*\n", text):
+            yield None, re.sub(r"[`*]", "", p)
+        return
+    tag, cur, want_tag = None, [], False
+    for line in text.splitlines():
+        m = re.match(r"\.(SH|SS|PP|P|LP|TP|IP)\b", line)
+        if m:
+            yield tag, " ".join(cur)
+            cur, want_tag = [], m.group(1) == "TP"
+            tag = None if m.group(1) != "IP" else tag
+            continue
+        if line.startswith(".\\\""):
+            continue
+        line = re.sub(r"^\.[A-Z]{1,2}( |$)", "", line)
+        line = re.sub(r"\\f[BIRP]|\\f\(..|\\&|\"", "", line).replace("\\-", "-")
+        if want_tag:
+            tag, want_tag = line.strip(), False
+        cur.append(line)
+    yield tag, " ".join(cur)
+
+
+for path in sys.stdin.read().split():
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for tag, p in paragraphs(path, text):
+        p = " ".join(p.split())
+        hits = list(re.finditer(r"echo reset >\s*(\S+)", p))
+        hits += re.finditer(
+            r"[Ww]rit(?:e|es|ing) reset (?:\([^)]*\) )?(?:to|into) (\S+)", p)
+        for m in hits:
+            found += 1
+            target = m.group(1)
+            if target == "it":
+                target = tag or "it (no .TP tag)"
+            target = target.rstrip(".,;:)\x27\"")
+            if target != "/proc/randstat":
+                bad += 1
+                print("%s: reset written to %s: \"%s\"" % (
+                    path, target, p[max(0, m.start() - 40):m.end() + 20]))
+print("%d instructions to write reset" % found)
+sys.exit(1 if bad or not found else 0)
+' 2>&1)
+status=$?
+printf '%s\n' "$out" | head -n 30 | sed 's/^/#   /'
+check "every instruction to write reset names /proc/randstat (the man pages, Documentation/, READMEs)" \
+	[ "$status" -eq 0 ]
+
 # shell_scripts: the shell scripts git lists, one a line.
 shell_scripts() {
 	local f

@@ -10,7 +10,9 @@
 # under .shellcheckrc, and that it flags a bug planted in a copy of
 # tests/check.sh; every man page rendered by man -l and groff from any
 # working directory, dated and with a SEE ALSO; and every instruction to
-# write "reset" in the documents aimed at /proc/randstat.
+# write "reset" in the documents aimed at /proc/randstat; and debian/'s
+# maintainer one and the same in control, copyright and changelog, and no
+# placeholder.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -170,6 +172,21 @@ status=$?
 printf '%s\n' "$out" | head -n 30 | sed 's/^/#   /'
 check "every instruction to write reset names /proc/randstat (the man pages, Documentation/, READMEs)" \
 	[ "$status" -eq 0 ]
+
+# debian/: one maintainer, and no placeholder for it: control's
+# Maintainer is copyright's Upstream-Contact and the latest changelog
+# entry's; none of them, nor any changelog trailer, a made-up "seed" or
+# "example" name (lintian takes any well-formed address).
+maint=$(sed -n 's/^Maintainer: //p' debian/control)
+contact=$(sed -n 's/^Upstream-Contact: //p' debian/copyright)
+latest=$(sed -n 's/^ -- \(.*>\)  .*/\1/p' debian/changelog | head -n 1)
+check "debian/: control's Maintainer is copyright's Upstream-Contact and the latest changelog entry's (${maint:-none}; ${contact:-none}; ${latest:-none})" \
+	[ -n "$maint" ] && [ "$contact" = "$maint" ] && [ "$latest" = "$maint" ]
+placeholders=$(printf '%s\n' "$maint" "$contact" |
+	cat - <(sed -n 's/^ -- \(.*>\)  .*/\1/p' debian/changelog) |
+	grep -iE 'seed|example|placeholder|todo|fixme|xxx' | sort -u)
+[ -z "$placeholders" ] || printf '#   %s\n' "$placeholders"
+check "debian/: no placeholder maintainer (seed, example, TODO...)" [ -z "$placeholders" ]
 
 # shell_scripts: the shell scripts git lists, one a line.
 shell_scripts() {

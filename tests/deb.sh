@@ -360,9 +360,9 @@ exporter() {
 	curl -sf "$url" -o "$metrics" || true
 	ok "prometheus-node-exporter $("$node_exporter" --version 2>&1 | sed -n '1s/.*version \([^ ]*\).*/\1/p') on 127.0.0.1:$served_port answers /metrics"
 	check "node_textfile_scrape_error 0" grep -qx 'node_textfile_scrape_error 0' "$metrics"
-	# The label README.Debian's and the admin guide's alert select on.
-	check "node_textfile_mtime_seconds{file=\"randstat.prom\"} served" \
-		grep -q '^node_textfile_mtime_seconds{file="randstat.prom"} ' "$metrics"
+	# The file label (node_exporter 1.5: the path) the alert selects on.
+	check "node_textfile_mtime_seconds{file=\".../randstat.prom\"} served" \
+		grep -q '^node_textfile_mtime_seconds{file="[^"]*randstat\.prom"} ' "$metrics"
 	check "HELP and TYPE for randstat_cpu_seconds_total" \
 		sh -c "grep -q '^# HELP randstat_cpu_seconds_total ' '$metrics' &&
 		       grep -qx '# TYPE randstat_cpu_seconds_total counter' '$metrics'"
@@ -395,7 +395,7 @@ exporter() {
 # counter that starts at 0 and grows (vm-normal's have), so rate()
 # extrapolates every series alike and the ratio is exact.
 prometheus_eval() {
-	local dir=$1 pdir=$out/prometheus q_rs q_node later expect got close
+	local dir=$1 pdir=$out/prometheus q_rs q_node q_down sel later expect got close
 	rm -rf "$pdir" && mkdir -p "$pdir"
 	cat >"$pdir/prometheus.yml" <<-EOT
 	global: {scrape_interval: 1s, evaluation_interval: 1s}
@@ -450,6 +450,12 @@ prometheus_eval() {
 	got=$(prom_query "$q_down")
 	check "the documentation's alert: silent while randstat is read (${got:-no series})" \
 		test -n "$q_down" -a -z "$got"
+	# Not silent for a selector that matches nothing: the file's age is
+	# there to compare.
+	sel=$(grep -o 'node_textfile_mtime_seconds{[^}]*}' <<<"$q_down")
+	got=$(prom_query "$sel")
+	check "the alert's $sel: one series (${got:-none})" \
+		test -n "$sel" -a -n "$got" -a "$(wc -l <<<"$got")" = 1
 	cp "$out/missing.prom" "$dir/.randstat.prom.missing"
 	mv "$dir/.randstat.prom.missing" "$dir/randstat.prom"
 	for _ in $(seq 150); do

@@ -9,6 +9,10 @@
 #            all clean (tests/style.sh; TAP)
 #   reader   userspace unit tests over captured fixtures, built with
 #            warnings as errors (WERROR=1; TAP)
+#   textfile the Debian package's textfile helper (debian/randstat-textfile)
+#            on the host with the reader and its fixtures: module present,
+#            missing, damaged input, format mismatch, unwritable directory;
+#            every output through promtool (tests/textfile.sh; TAP; a second)
 #   sanitize the unit tests once more under ASan and UBSan (clang), the
 #            libFuzzer targets 20 s each, and bugs planted in a copy
 #            that each must report (tests/sanitize.sh; TAP)
@@ -143,11 +147,12 @@ run_suite() {
 	skipped=$((skipped + s))
 }
 
-suites=${SUITES:-style reader sanitize hostpath kunit vm debug bench deb readme srcpkg}
+suites=${SUITES:-style reader textfile sanitize hostpath kunit vm debug bench deb readme srcpkg}
 for s in $suites; do
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
 	reader)	run_suite reader 0 make -s -C userspace check WERROR=1 ;;
+	textfile) run_suite textfile 0 bash tests/textfile.sh ;;
 	sanitize) run_suite sanitize 0 bash tests/sanitize.sh ;;
 	hostpath) run_suite hostpath 0 make -s -C bench/host check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;

@@ -8,8 +8,9 @@
 # reader, its man page, the systemd units and /etc/modules-load.d/randstat.conf
 # are in place, that /etc/default/randstat's RANDSTAT_LOAD_MODULE=no removes
 # that file (and survives an upgrade), that the textfile helper the timer
-# runs writes randstat.prom atomically and fails without touching it when
-# the reader fails (module missing, damaged input), that an upgrade to the
+# runs writes randstat.prom atomically, randstat_up 0 and no counter when
+# the reader fails (module missing: exit 0; damaged input: the reader's
+# status; tests/textfile.sh tests every case on the host), that an upgrade to the
 # next version (a changelog entry added in a copy of the tree) rebuilds the
 # module, and that `apt-get purge` leaves nothing.  Then Debian's real
 # prometheus-node-exporter, run on the host on 127.0.0.1 for the test only
@@ -247,7 +248,9 @@ else
 	diag_file "$out/helper.log"
 fi
 in_root randstat --prometheus --randstat "/build/${fixture##*/}" >"$out/expected.prom" || true
-check "randstat.prom is the reader's output" cmp -s "$out/expected.prom" "$root$prom"
+check "randstat.prom is the reader's output, then randstat_textfile_reader_status 0" \
+	sh -c "head -n $(wc -l <"$out/expected.prom") '$root$prom' | cmp -s '$out/expected.prom' - &&
+	       tail -n 1 '$root$prom' | grep -qx 'randstat_textfile_reader_status 0'"
 check "randstat.prom has HELP and TYPE lines and series" \
 	sh -c "grep -q '^# TYPE randstat_cpu_seconds_total counter' '$root$prom' &&
 	       grep -q '^randstat_cpu_seconds_total{cpu=\"0\",mode=\"user\"} ' '$root$prom'"
@@ -259,30 +262,31 @@ cp "$root$prom" "$out/good.prom"
 no_temp() { [ -z "$(find "$root${prom%/*}" -name '.randstat.prom.*')" ]; }
 check "no temporary file left" no_temp
 
-# expect_failure STATUS DESC CMD...: CMD exits STATUS, randstat.prom unchanged.
-expect_failure() {
-	local want=$1 desc=$2 status=0
-	shift 2
-	"$@" >"$out/helper.log" 2>&1 || status=$?
+# expect_down STATUS DESC: the helper exited STATUS ($status), and the stale
+# counters went: randstat.prom holds randstat_up 0, the reader's status,
+# no counter.
+expect_down() {
 	diag "$(head -n 1 "$out/helper.log")"
-	check "randstat-textfile, $desc: exit $want ($status)" test "$status" = "$want"
-	check "randstat-textfile, $desc: randstat.prom untouched" \
-		cmp -s "$out/good.prom" "$root$prom"
-	check "randstat-textfile, $desc: no temporary file left" no_temp
+	check "randstat-textfile, $2: exit $1 ($status)" test "$status" = "$1"
+	check "randstat-textfile, $2: randstat.prom says randstat_up 0, no stale counter" \
+		sh -c "grep -qx 'randstat_up 0' '$root$prom' && ! grep -q '^randstat_cpu_seconds_total' '$root$prom'"
+	check "randstat-textfile, $2: randstat_textfile_reader_status $3" \
+		grep -qx "randstat_textfile_reader_status $3" "$root$prom"
+	check "randstat-textfile, $2: no temporary file left" no_temp
 }
-expect_failure 2 "damaged /proc/randstat" in_root "$helper" --randstat /build/garbage.randstat
+status=0
+in_root "$helper" --randstat /build/garbage.randstat >"$out/helper.log" 2>&1 || status=$?
+expect_down 2 "damaged /proc/randstat" 2
 # The module missing: the service's own command, with no /proc/randstat
-# (in a new mount namespace, an empty /proc in the chroot).  The stale
-# counters go: randstat.prom holds randstat_up 0 and the release only.
+# (in a new mount namespace, an empty /proc in the chroot).  A state, not a
+# failure: exit 0.
+cp "$out/good.prom" "$root$prom"
 status=0
 unshare --mount bash -c \
 	"$(declare -f in_chroot); mount -t tmpfs none '$root/proc' && in_chroot '$root' $helper" \
 	>"$out/helper.log" 2>&1 || status=$?
-diag "$(head -n 1 "$out/helper.log")"
-check "randstat-textfile, module not loaded: exit 3 ($status)" test "$status" = 3
-check "randstat-textfile, module not loaded: randstat.prom says randstat_up 0, no stale counter" \
-	sh -c "grep -qx 'randstat_up 0' '$root$prom' && ! grep -q '^randstat_cpu_seconds_total' '$root$prom'"
-check "randstat-textfile, module not loaded: no temporary file left" no_temp
+expect_down 0 "module not loaded" 3
+cp "$root$prom" "$out/missing.prom"
 cp "$out/good.prom" "$root$prom"
 
 # --- a real node_exporter on the host, reading what the helper wrote --------
@@ -360,6 +364,9 @@ exporter() {
 	curl -sf "$url" -o "$metrics" || true
 	ok "prometheus-node-exporter $("$node_exporter" --version 2>&1 | sed -n '1s/.*version \([^ ]*\).*/\1/p') on 127.0.0.1:$served_port answers /metrics"
 	check "node_textfile_scrape_error 0" grep -qx 'node_textfile_scrape_error 0' "$metrics"
+	# The file label (node_exporter 1.5: the path) the alert selects on.
+	check "node_textfile_mtime_seconds{file=\".../randstat.prom\"} served" \
+		grep -q '^node_textfile_mtime_seconds{file="[^"]*randstat\.prom"} ' "$metrics"
 	check "HELP and TYPE for randstat_cpu_seconds_total" \
 		sh -c "grep -q '^# HELP randstat_cpu_seconds_total ' '$metrics' &&
 		       grep -qx '# TYPE randstat_cpu_seconds_total counter' '$metrics'"
@@ -392,7 +399,7 @@ exporter() {
 # counter that starts at 0 and grows (vm-normal's have), so rate()
 # extrapolates every series alike and the ratio is exact.
 prometheus_eval() {
-	local dir=$1 pdir=$out/prometheus q_rs q_node later expect got close
+	local dir=$1 pdir=$out/prometheus q_rs q_node q_down sel later expect got close
 	rm -rf "$pdir" && mkdir -p "$pdir"
 	cat >"$pdir/prometheus.yml" <<-EOT
 	global: {scrape_interval: 1s, evaluation_interval: 1s}
@@ -439,6 +446,29 @@ prometheus_eval() {
 	diag "the tick's busy share on this machine: ${got//$'\n'/, }"
 	check "the tick's busy share in PromQL: one share in [0, 1] per CPU ($(nproc))" \
 		test "$(awk '$2 >= 0 && $2 <= 1' <<<"$got" | wc -l)" = "$(nproc)"
+
+	# The documentation's alert: silent while randstat.prom is fresh with
+	# randstat_up 1, firing once the helper's module-missing file is in.
+	q_down=$(promql 'randstat down: not read, or randstat.prom not renewed for a minute')
+	diag "the alert: $q_down"
+	got=$(prom_query "$q_down")
+	check "the documentation's alert: silent while randstat is read (${got:-no series})" \
+		test -n "$q_down" -a -z "$got"
+	# Not silent for a selector that matches nothing: the file's age is
+	# there to compare.
+	sel=$(grep -o 'node_textfile_mtime_seconds{[^}]*}' <<<"$q_down")
+	got=$(prom_query "$sel")
+	check "the alert's $sel: one series (${got:-none})" \
+		test -n "$sel" -a -n "$got" -a "$(wc -l <<<"$got")" = 1
+	cp "$out/missing.prom" "$dir/.randstat.prom.missing"
+	mv "$dir/.randstat.prom.missing" "$dir/randstat.prom"
+	for _ in $(seq 150); do
+		got=$(prom_query "$q_down")
+		[ -n "$got" ] && break
+		sleep 0.1
+	done
+	check "the documentation's alert: fires on the module-missing file (${got:-no series})" \
+		test -n "$q_down" -a "$(wc -l <<<"$got")" = 1 -a -n "$got"
 }
 prom_port=
 # Debian's, unpacked (not installed: the packages enable and start both

@@ -35,7 +35,7 @@ packages=(
 		git debhelper dh-dkms build-essential lintian	# make deb
 		dpkg-dev diffoscope-minimal			# the source package, reproducibility
 		libelf-dev patch				# the debug kernel (objtool), its broken builds
-		sparse python3-docutils shellcheck		# the style suite
+		sparse python3-docutils shellcheck groff-base man-db	# the style suite
 		clang libclang-rt-dev				# the sanitize suite (ASan, UBSan, libFuzzer)
 		debootstrap systemd			# tests/deb.sh's chroot, units
 		curl						# its node_exporter (unpacked)

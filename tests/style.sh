@@ -8,7 +8,11 @@
 # wrong, silently); and shellcheck on every shell script git lists (by
 # name *.sh or by a sh/bash first line or shellcheck directive), clean
 # under .shellcheckrc, and that it flags a bug planted in a copy of
-# tests/check.sh.
+# tests/check.sh; every man page rendered by man -l and groff from any
+# working directory, dated and with a SEE ALSO; and every instruction to
+# write "reset" in the documents aimed at /proc/randstat; and debian/'s
+# maintainer one and the same in control, copyright and changelog, and no
+# placeholder.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,6 +74,119 @@ EOF
 	[ -z "$out" ] || echo "$out" | head -n 30 | sed 's/^/#   /'
 	check "Documentation/*.rst: docutils parses it without a warning" [ -z "$out" ]
 fi
+
+# Man pages: every one git lists renders with man -l and with groff -man
+# -ww, from / (a page that reads another by a path relative to the working
+# directory, a bare .so, fails there), without a warning; and it has a
+# .TH with its date (YYYY-MM-DD, the release's: debian/changelog's) and a
+# SEE ALSO section.
+if ! command -v man >/dev/null || ! command -v groff >/dev/null; then
+	not_ok "man pages: man or groff missing (apt-get install man-db groff-base)"
+elif ! mapfile -t pages < <(git -C "$repo" ls-files '*.[1-9]') || [ "${#pages[@]}" -lt 4 ]; then
+	not_ok "man pages: the ones git lists (${#pages[@]}; no git clone?)"
+else
+	for f in "${pages[@]}"; do
+		out=$(cd / && {
+			MANWIDTH=80 man -l "$repo/$f" 2>&1 >/dev/null
+			groff -man -Tutf8 -ww -z "$repo/$f" 2>&1
+			[ -n "$(MANWIDTH=80 man -l "$repo/$f" 2>/dev/null)" ] || echo "man -l: no output"
+		})
+		[ -z "$out" ] || echo "$out" | head -n 5 | sed 's/^/#   /'
+		check "$f: man -l and groff -man -ww render it from / without a warning" \
+			[ -z "$out" ]
+		th=$(sed -n '/^\.TH /{p;q}' "$f")
+		check "$f: .TH NAME SECTION \"YYYY-MM-DD\" (${th:-none})" \
+			grep -qE '^\.TH [A-Z][-A-Z0-9]* [1-9] "?[0-9]{4}-[0-9]{2}-[0-9]{2}"? ' <<<"$th"
+		check "$f: a SEE ALSO section" grep -qE '^\.SH "?SEE ALSO"?$' "$f"
+	done
+	# randstat(1), the front door, leads to every other page.
+	see=$(sed -n '/^\.SH "\{0,1\}SEE ALSO/,/^\.SH/p' userspace/randstat.1)
+	missing=()
+	for f in "${pages[@]}"; do
+		p=${f##*/}
+		[ "$p" = randstat.1 ] ||
+			grep -qE "^\.BR ${p%.*} \(${p##*.}\)" <<<"$see" || missing+=("${p%.*}(${p##*.})")
+	done
+	check "randstat.1's SEE ALSO names the other pages${missing[*]:+ (not: ${missing[*]})}" \
+		[ "${#missing[@]}" -eq 0 ]
+fi
+
+# Where the documents tell to write "reset" (echo reset > PATH, "writing
+# reset to PATH", or "to it" under a man page's .TP tag PATH), PATH must be
+# /proc/randstat, the one file with a write handler (module/proc.c): in
+# the man pages, Documentation/, the READMEs.
+out=$(git -C "$repo" ls-files '*.[1-9]' '*.rst' '*.md' 'debian/*README*' |
+	/usr/bin/python3 -c '
+import re
+import sys
+
+found = bad = 0
+
+
+def paragraphs(path, text):
+    """(tag, text) per paragraph; tag: the .TP tag over a man paragraph."""
+    if not re.search(r"\.[1-9]$", path):
+        for p in re.split(r"\n\s*\n", text):
+            yield None, re.sub(r"[`*]", "", p)
+        return
+    tag, cur, want_tag = None, [], False
+    for line in text.splitlines():
+        m = re.match(r"\.(SH|SS|PP|P|LP|TP|IP)\b", line)
+        if m:
+            yield tag, " ".join(cur)
+            cur, want_tag = [], m.group(1) == "TP"
+            tag = None if m.group(1) != "IP" else tag
+            continue
+        if line.startswith(".\\\""):
+            continue
+        line = re.sub(r"^\.[A-Z]{1,2}( |$)", "", line)
+        line = re.sub(r"\\f[BIRP]|\\f\(..|\\&|\"", "", line).replace("\\-", "-")
+        if want_tag:
+            tag, want_tag = line.strip(), False
+        cur.append(line)
+    yield tag, " ".join(cur)
+
+
+for path in sys.stdin.read().split():
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    for tag, p in paragraphs(path, text):
+        p = " ".join(p.split())
+        hits = list(re.finditer(r"echo reset >\s*(\S+)", p))
+        hits += re.finditer(
+            r"[Ww]rit(?:e|es|ing) reset (?:\([^)]*\) )?(?:to|into) (\S+)", p)
+        for m in hits:
+            found += 1
+            target = m.group(1)
+            if target == "it":
+                target = tag or "it (no .TP tag)"
+            target = target.rstrip(".,;:)\x27\"")
+            if target != "/proc/randstat":
+                bad += 1
+                print("%s: reset written to %s: \"%s\"" % (
+                    path, target, p[max(0, m.start() - 40):m.end() + 20]))
+print("%d instructions to write reset" % found)
+sys.exit(1 if bad or not found else 0)
+' 2>&1)
+status=$?
+printf '%s\n' "$out" | head -n 30 | sed 's/^/#   /'
+check "every instruction to write reset names /proc/randstat (the man pages, Documentation/, READMEs)" \
+	[ "$status" -eq 0 ]
+
+# debian/: one maintainer, and no placeholder for it: control's
+# Maintainer is copyright's Upstream-Contact and the latest changelog
+# entry's; none of them, nor any changelog trailer, a made-up "seed" or
+# "example" name (lintian takes any well-formed address).
+maint=$(sed -n 's/^Maintainer: //p' debian/control)
+contact=$(sed -n 's/^Upstream-Contact: //p' debian/copyright)
+latest=$(sed -n 's/^ -- \(.*>\)  .*/\1/p' debian/changelog | head -n 1)
+check "debian/: control's Maintainer is copyright's Upstream-Contact and the latest changelog entry's (${maint:-none}; ${contact:-none}; ${latest:-none})" \
+	[ -n "$maint" ] && [ "$contact" = "$maint" ] && [ "$latest" = "$maint" ]
+placeholders=$(printf '%s\n' "$maint" "$contact" |
+	cat - <(sed -n 's/^ -- \(.*>\)  .*/\1/p' debian/changelog) |
+	grep -iE 'seed|example|placeholder|todo|fixme|xxx' | sort -u)
+[ -z "$placeholders" ] || printf '#   %s\n' "$placeholders"
+check "debian/: no placeholder maintainer (seed, example, TODO...)" [ -z "$placeholders" ]
 
 # shell_scripts: the shell scripts git lists, one a line.
 shell_scripts() {

@@ -79,10 +79,10 @@ int tap_done(void)
 	return nfailed ? 1 : 0;
 }
 
-int tap_run(const char *path, const char *const *argv, int uid,
-	    const char *out_path, FILE **out, FILE **err)
+pid_t tap_spawn(const char *path, const char *const *argv,
+		const char *out_path, FILE **out, FILE **err,
+		int (*setup)(void *), void *arg)
 {
-	int status;
 	pid_t pid;
 
 	*out = tmpfile();
@@ -94,15 +94,34 @@ int tap_run(const char *path, const char *const *argv, int uid,
 	if (pid < 0)
 		exit(2);
 	if (!pid) {
-		int fd = out_path ? open(out_path, O_WRONLY) : -1;
+		int fd = out_path ? open(out_path, O_WRONLY) : -1, rc;
 
 		dup2(fd >= 0 ? fd : fileno(*out), 1);
 		dup2(fileno(*err), 2);
-		if (uid >= 0 && (setgid(uid) || setuid(uid)))
-			_exit(126);
+		rc = setup ? setup(arg) : 0;
+
+		if (rc)
+			_exit(rc);
 		execv(path, (char *const *)argv);
 		_exit(127);
 	}
+	return pid;
+}
+
+/* tap_run()'s child: @arg points to the uid to run as. */
+static int become(void *arg)
+{
+	int uid = *(int *)arg;
+
+	return uid >= 0 && (setgid(uid) || setuid(uid)) ? 126 : 0;
+}
+
+int tap_run(const char *path, const char *const *argv, int uid,
+	    const char *out_path, FILE **out, FILE **err)
+{
+	pid_t pid = tap_spawn(path, argv, out_path, out, err, become, &uid);
+	int status;
+
 	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status))
 		return -1;
 	return WEXITSTATUS(status);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #define EXPECT(c) tap_expect(c, __LINE__, #c)
 #define EXPECT_NEAR(a, b, eps) tap_expect_near(a, b, eps, __LINE__, #a)
@@ -35,6 +36,15 @@ int tap_done(void);
  */
 int tap_run(const char *path, const char *const *argv, int uid,
 	    const char *out_path, FILE **out, FILE **err);
+/*
+ * tap_run()'s start: the program forked with its output redirected as
+ * there, @setup(@arg) run in the child before execv() (if it returns
+ * non-zero, the child exits with that code instead); not waited for.
+ * Return: its pid.
+ */
+pid_t tap_spawn(const char *path, const char *const *argv,
+		const char *out_path, FILE **out, FILE **err,
+		int (*setup)(void *), void *arg);
 /* @f from its start into @buf (@size, NUL-terminated); @f closed. */
 void tap_slurp(FILE *f, char *buf, size_t size);
 /* @f whole, in a malloc'd string; @f closed. */

@@ -1314,24 +1314,10 @@ static bool catches(pid_t pid, int sig)
 static int interrupt_after(const char *const *argv, const char *mark,
 			   int titles, FILE **out, FILE **err)
 {
+	pid_t pid = tap_spawn(prog, argv, NULL, out, err, NULL, NULL);
 	int status, i;
 	char *s = NULL, *p;
-	pid_t pid;
 
-	*out = tmpfile();
-	*err = tmpfile();
-	if (!*out || !*err)
-		exit(2);
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		exit(2);
-	if (!pid) {
-		dup2(fileno(*out), 1);
-		dup2(fileno(*err), 2);
-		execv(prog, (char *const *)argv);
-		_exit(127);
-	}
 	for (i = 0; i < 2000; i++) {	/* 20 s at most */
 		int n = 0;
 

@@ -541,12 +541,44 @@ enum fake_proc { REAL_PROC, EMPTY_PROC, MODULE_PROC };
  * loaded" or not whatever this host has; a cgroup v2 mounted for --root
  * "@cg".  That needs root: else, or if a mount fails, SETUP_FAILED.
  */
+struct child {
+	int uid;
+	enum fake_proc fp;
+	const char *cg;
+};
+
+/* run_as()'s child, before exec: its namespace, /proc, uid; 0 or SETUP_FAILED. */
+static int child_setup(void *arg)
+{
+	const struct child *c = arg;
+
+	if (c->fp != REAL_PROC) {
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+		    mount("none", c->cg, "cgroup2", 0, NULL) ||
+		    mount("tmpfs", "/proc", "tmpfs", 0, "mode=0755"))
+			return SETUP_FAILED;
+		if (c->fp == MODULE_PROC) {
+			FILE *f = fopen("/proc/randstat_detail", "w");
+
+			if (!f || fputs(rs_v4, f) < 0 || fclose(f))
+				return SETUP_FAILED;
+		}
+	}
+	if (c->uid >= 0 && (setgid(c->uid) || setuid(c->uid)))
+		return SETUP_FAILED;
+	if (c->uid == ROOT_NOCAPS && drop_caps())
+		return SETUP_FAILED;
+	return 0;
+}
+
 static void run_as(struct result *r, int uid, enum fake_proc fp,
 		   const char *out_path, const char *const *args)
 {
 	const char *argv[32] = { prog };
 	char cg[] = "/tmp/test_cgroup.cg.XXXXXX";
-	FILE *out = tmpfile(), *err = tmpfile();
+	struct child c = { uid, fp, cg };
+	FILE *out, *err;
 	int argc = 1, st;
 	pid_t pid;
 
@@ -554,37 +586,9 @@ static void run_as(struct result *r, int uid, enum fake_proc fp,
 		argv[argc++] = !strcmp(*args, "@cg") ? cg : *args;
 	r->status = -1;
 	r->out[0] = r->err[0] = '\0';
-	if (!out || !err || (fp != REAL_PROC && !mkdtemp(cg)))
+	if (fp != REAL_PROC && !mkdtemp(cg))
 		exit(2);
-	fflush(stdout);
-	pid = fork();
-	if (pid < 0)
-		exit(2);
-	if (!pid) {
-		int fd = out_path ? open(out_path, O_WRONLY) : fileno(out);
-
-		dup2(fd, 1);
-		dup2(fileno(err), 2);
-		if (fp != REAL_PROC) {
-			if (unshare(CLONE_NEWNS) ||
-			    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-			    mount("none", cg, "cgroup2", 0, NULL) ||
-			    mount("tmpfs", "/proc", "tmpfs", 0, "mode=0755"))
-				_exit(SETUP_FAILED);
-			if (fp == MODULE_PROC) {
-				FILE *f = fopen("/proc/randstat_detail", "w");
-
-				if (!f || fputs(rs_v4, f) < 0 || fclose(f))
-					_exit(SETUP_FAILED);
-			}
-		}
-		if (uid >= 0 && (setgid(uid) || setuid(uid)))
-			_exit(SETUP_FAILED);
-		if (uid == ROOT_NOCAPS && drop_caps())
-			_exit(SETUP_FAILED);
-		execv(prog, (char *const *)argv);
-		_exit(127);
-	}
+	pid = tap_spawn(prog, argv, out_path, &out, &err, child_setup, &c);
 	if (waitpid(pid, &st, 0) == pid && WIFEXITED(st))
 		r->status = WEXITSTATUS(st);
 	if (fp != REAL_PROC)

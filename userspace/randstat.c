@@ -778,13 +778,21 @@ static int emit(struct context *ctx, const struct rs_report *rep)
 	return rs_output_error("randstat") ? RS_EXIT_OUTPUT : -1;
 }
 
-static int report_interval(struct context *ctx, const struct pair *a,
-			   const struct pair *b)
+/*
+ * The report from @a to @b; with @left_out intervals of @n left out of
+ * it (the Average across a reset), a note that says so.
+ */
+static int report_span(struct context *ctx, const struct pair *a,
+		       const struct pair *b, unsigned long long left_out,
+		       unsigned long long n)
 {
 	struct rs_report rep;
 	int ret;
 
-	if (rs_report_interval(&rep, &a->stat, &a->rs, &b->stat, &b->rs)) {
+	if (rs_report_interval(&rep, &a->stat, &a->rs, &b->stat, &b->rs) ||
+	    (left_out &&
+	     rs_report_note(&rep, "%llu of the %llu intervals left out: randstat's counters went down in %s (a reset, or the module reloaded)",
+			    left_out, n, left_out > 1 ? "them" : "it"))) {
 		fprintf(stderr, "randstat: out of memory\n");
 		ret = RS_EXIT_FAIL;
 	} else {
@@ -892,29 +900,6 @@ static void average_add(struct average *avg, const struct pair *a,
 	avg->wall += seconds_between(&a->when, &b->when);
 }
 
-/* The Average block: the report from the first read to avg->end. */
-static int report_average(struct context *ctx, const struct pair *first,
-			  const struct average *avg)
-{
-	unsigned long long n = avg->kept + avg->left_out;
-	struct rs_report rep;
-	int ret;
-
-	if (rs_report_interval(&rep, &first->stat, &first->rs,
-			       &avg->end.stat, &avg->end.rs) ||
-	    (avg->left_out &&
-	     rs_report_note(&rep, "%llu of the %llu intervals left out: randstat's counters went down in %s (a reset, or the module reloaded)",
-			    avg->left_out, n,
-			    avg->left_out > 1 ? "them" : "it"))) {
-		fprintf(stderr, "randstat: out of memory\n");
-		ret = RS_EXIT_FAIL;
-	} else {
-		ret = emit(ctx, &rep);
-	}
-	rs_report_free(&rep);
-	return ret;
-}
-
 /*
  * captured pairs (sleep == false) or live reads every INTERVAL.  After
  * two reports or more, the text output ends, as sysstat's do, with an
@@ -967,7 +952,7 @@ static int run_intervals(struct context *ctx, bool sleep)
 		}
 		ctx->title = title;
 		ctx->stamp = title;
-		ret = report_interval(ctx, a, b);
+		ret = report_span(ctx, a, b, 0, 0);
 		reports++;
 		if (want_avg)
 			average_add(&avg, a, b);
@@ -981,7 +966,8 @@ static int run_intervals(struct context *ctx, bool sleep)
 		ctx->stamp = "Average";
 		ctx->wall = sleep ? avg.wall : NAN;
 		row_prefix = o->out == OUT_TEXT ? "Average: " : "";
-		ret = report_average(ctx, &first, &avg);
+		ret = report_span(ctx, &first, &avg.end, avg.left_out,
+				  avg.kept + avg.left_out);
 		row_prefix = "";
 	}
 	if (a != &first)

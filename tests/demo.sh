@@ -8,8 +8,9 @@
 # on that job plain and under `randstat exec` (randstat-fs).  Exits 0 only
 # if the demonstration came out as it should.
 #
-#   make demo                 the demonstration (about 2 minutes once
-#                             the packages are there)
+#   make demo                 the demonstration (about a minute and a
+#                             half once the packages are there: 82-88 s
+#                             on 2 cores, the build included)
 #   make demo INTERACTIVE=1   then a shell in the guest, module loaded
 set -euo pipefail
 
@@ -32,7 +33,7 @@ cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
 	echo "    (apt-get download and dpkg-deb -x: no boot entry, nothing in /boot)"
 	echo "  - build the module and the tools in $repo"
 	echo "  - boot that kernel in QEMU, an ordinary process (no KVM needed), and show"
-	echo "    its results: about 2 minutes once the packages are there"
+	echo "    its results: about a minute and a half once the packages are there"
 	echo "  It starts no service and leaves nothing running."
 } >&2
 if [ -n "$missing" ] && [ -t 0 ] && [ "$(id -u)" -eq 0 ]; then

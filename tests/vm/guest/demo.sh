@@ -113,13 +113,31 @@ if [ -x /usr/bin/randstat-fs ] && [ -x /usr/bin/top ] && [ -e /lib/modules/extra
 	# Long enough for both tops however slow the guest, stopped after them
 	# (with a fixed 6 s, one slow boot's served top saw 1.8% where 11-12%
 	# is usual: the job may have ended before its second frame).
-	taskset -c 1 /progs/iso 8000 2000 30 500 >/dev/null &
-	iso=$!
-	sleep 0.5
-	plain=$(TERM=dumb /usr/bin/top -b -n 2 -d 2 | grep '^%Cpu(s)' | tail -n 1)
-	served=$(TERM=dumb /progs/randstat exec -- /usr/bin/top -b -n 2 -d 2 | grep '^%Cpu(s)' | tail -n 1)
-	kill $iso
-	wait $iso 2>/dev/null
+	# cpu1's user and system ticks in /proc/stat, for the premise below.
+	ticks1() { awk '$1 == "cpu1" { print $2 + $3 + $4 }' /proc/stat; }
+	# The premise of the comparison is the job's: that it runs between
+	# ticks.  Its phase is set once, at its start; when the emulator
+	# delivers its wake-ups late enough (TCG on a busy host: 1.5 ms
+	# here), it slides onto the tick and every tool sees it.  Then the
+	# tick's own count says so (over 5% of cpu1 while plain top ran),
+	# and the job is started again, at most three times.
+	try=1
+	while :; do
+		taskset -c 1 /progs/iso 8000 2000 30 500 >/dev/null &
+		iso=$!
+		sleep 0.5
+		t0=$(ticks1)
+		plain=$(TERM=dumb /usr/bin/top -b -n 2 -d 2 | grep '^%Cpu(s)' | tail -n 1)
+		t1=$(ticks1)
+		served=$(TERM=dumb /progs/randstat exec -- /usr/bin/top -b -n 2 -d 2 | grep '^%Cpu(s)' | tail -n 1)
+		kill $iso
+		wait $iso 2>/dev/null
+		# top's 4 s (two frames of 2 s) at USER_HZ 100: 400 ticks.
+		[ $((t1 - t0)) -le 20 ] || [ $try -ge 3 ] && break
+		echo "  (the job's phase slipped onto the tick: /proc/stat charged cpu1"
+		echo "   $((t1 - t0)) of about 400 ticks while plain top ran; starting it again)"
+		try=$((try + 1))
+	done
 	echo "  top -b -n 2:                        $plain"
 	echo "  randstat exec -- top -b -n 2:       $served"
 	kill $fs

@@ -544,27 +544,47 @@ enum fake_proc { REAL_PROC, EMPTY_PROC, MODULE_PROC };
 struct child {
 	int uid;
 	enum fake_proc fp;
-	const char *cg;
+	const char *cg;		/* where cgroup v2 is mounted for --root */
+	const char *keep;	/* an empty directory, for the real /proc/PID */
 };
+
+/*
+ * In a mount namespace of its own: cgroup v2 at @c->cg, and a tmpfs over
+ * /proc with the module's file if MODULE_PROC.  The process's own
+ * /proc/PID (and /proc/self, a link to it) stays the real one, moved in
+ * through @c->keep: a sanitizer's runtime reads /proc/self/maps at start
+ * (tests/sanitize.sh runs these tests under ASan).  0, or an errno.
+ */
+static int fake_proc(const struct child *c)
+{
+	char pid[16], own[32];
+
+	snprintf(pid, sizeof(pid), "%d", (int)getpid());
+	snprintf(own, sizeof(own), "/proc/%s", pid);
+	if (unshare(CLONE_NEWNS) ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
+	    mount("none", c->cg, "cgroup2", 0, NULL) ||
+	    mount(own, c->keep, NULL, MS_BIND, NULL) ||
+	    mount("tmpfs", "/proc", "tmpfs", 0, "mode=0755") ||
+	    mkdir(own, 0555) || mount(c->keep, own, NULL, MS_MOVE, NULL) ||
+	    symlink(pid, "/proc/self"))
+		return errno ? errno : EIO;
+	if (c->fp == MODULE_PROC) {
+		FILE *f = fopen("/proc/randstat_detail", "w");
+
+		if (!f || fputs(rs_v4, f) < 0 || fclose(f))
+			return errno ? errno : EIO;
+	}
+	return 0;
+}
 
 /* run_as()'s child, before exec: its namespace, /proc, uid; 0 or SETUP_FAILED. */
 static int child_setup(void *arg)
 {
 	const struct child *c = arg;
 
-	if (c->fp != REAL_PROC) {
-		if (unshare(CLONE_NEWNS) ||
-		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		    mount("none", c->cg, "cgroup2", 0, NULL) ||
-		    mount("tmpfs", "/proc", "tmpfs", 0, "mode=0755"))
-			return SETUP_FAILED;
-		if (c->fp == MODULE_PROC) {
-			FILE *f = fopen("/proc/randstat_detail", "w");
-
-			if (!f || fputs(rs_v4, f) < 0 || fclose(f))
-				return SETUP_FAILED;
-		}
-	}
+	if (c->fp != REAL_PROC && fake_proc(c))
+		return SETUP_FAILED;
 	if (c->uid >= 0 && (setgid(c->uid) || setuid(c->uid)))
 		return SETUP_FAILED;
 	if (c->uid == ROOT_NOCAPS && drop_caps())
@@ -577,7 +597,8 @@ static void run_as(struct result *r, int uid, enum fake_proc fp,
 {
 	const char *argv[32] = { prog };
 	char cg[] = "/tmp/test_cgroup.cg.XXXXXX";
-	struct child c = { uid, fp, cg };
+	char keep[] = "/tmp/test_cgroup.proc.XXXXXX";
+	struct child c = { uid, fp, cg, keep };
 	FILE *out, *err;
 	int argc = 1, st;
 	pid_t pid;
@@ -586,13 +607,15 @@ static void run_as(struct result *r, int uid, enum fake_proc fp,
 		argv[argc++] = !strcmp(*args, "@cg") ? cg : *args;
 	r->status = -1;
 	r->out[0] = r->err[0] = '\0';
-	if (fp != REAL_PROC && !mkdtemp(cg))
+	if (fp != REAL_PROC && (!mkdtemp(cg) || !mkdtemp(keep)))
 		exit(2);
 	pid = tap_spawn(prog, argv, out_path, &out, &err, child_setup, &c);
 	if (waitpid(pid, &st, 0) == pid && WIFEXITED(st))
 		r->status = WEXITSTATUS(st);
-	if (fp != REAL_PROC)
+	if (fp != REAL_PROC) {
 		rmdir(cg);
+		rmdir(keep);
+	}
 	tap_slurp(out, r->out, sizeof(r->out));
 	tap_slurp(err, r->err, sizeof(r->err));
 }
@@ -646,6 +669,8 @@ static void t_exit_doc(void)
 static bool fake_proc_ok(char *why, size_t len)
 {
 	char cg[] = "/tmp/test_cgroup.probe.XXXXXX";
+	char keep[] = "/tmp/test_cgroup.proc.XXXXXX";
+	struct child c = { -1, EMPTY_PROC, cg, keep };
 	int st = -1;
 	pid_t pid;
 
@@ -653,18 +678,16 @@ static bool fake_proc_ok(char *why, size_t len)
 		snprintf(why, len, "needs root (a mount namespace with the module's /proc file)");
 		return false;
 	}
-	if (!mkdtemp(cg))
+	if (!mkdtemp(cg) || !mkdtemp(keep))
 		exit(2);
 	fflush(stdout);
 	pid = fork();
 	if (!pid)
-		_exit(unshare(CLONE_NEWNS) ||
-		      mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) ||
-		      mount("none", cg, "cgroup2", 0, NULL) ||
-		      mount("tmpfs", "/proc", "tmpfs", 0, "mode=0755") ? errno : 0);
+		_exit(fake_proc(&c));
 	if (pid < 0 || waitpid(pid, &st, 0) != pid)
 		exit(2);
 	rmdir(cg);
+	rmdir(keep);
 	if (WIFEXITED(st) && !WEXITSTATUS(st))
 		return true;
 	snprintf(why, len, "cannot make a mount namespace with cgroup2 and a tmpfs /proc here: %s",

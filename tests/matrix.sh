@@ -129,7 +129,8 @@ cross_cc() {
 # unpacked (apt-get download, dpkg-deb -x) into /cross/arm64-<abi>, its
 # ../../lib/linux-kbuild-X.Y links resolved by a link to the chroot's own
 # (linux-headers-amd64's, the same version), and its Makefile made to
-# include the unpacked common headers.  Prints the KDIR, as seen in ROOT.
+# include the unpacked common headers (and from 7.x to name the unpacked
+# tree in KBUILD_OUTPUT).  Prints the KDIR, as seen in ROOT.
 chroot_cross_headers() {
 	local root=$1 kver=$2 abi ver dir kb p deb dl=/tmp/randstat-cross
 	abi=${kver%-amd64}
@@ -137,13 +138,14 @@ chroot_cross_headers() {
 	# shellcheck disable=SC2016 # a dpkg-query format
 	ver=$(in_chroot "$root" dpkg-query -W -f='${Version}' "linux-headers-$kver") || return 1
 	if [ ! -f "$root$dir/.complete" ] || [ "$(cat "$root$dir/.complete")" != "$ver" ]; then
-		cross_arch "$root" || return 1
+		# apt's output to stderr: stdout is the KDIR.
+		cross_arch "$root" >&2 || return 1
 		rm -rf "${root:?}$dir" "$root$dl"
 		mkdir -p "$root$dir" "$root$dl"
 		in_chroot "$root" chown _apt "$dl" 2>/dev/null || true
 		# shellcheck disable=SC2016 # expanded by the inner sh
 		in_chroot "$root" sh -c 'cd "$0" && exec apt-get download -q "$@"' "$dl" \
-			"linux-headers-$abi-arm64:arm64=$ver" "linux-headers-$abi-common=$ver" ||
+			"linux-headers-$abi-arm64:arm64=$ver" "linux-headers-$abi-common=$ver" >&2 ||
 			return 1
 		for deb in "$root$dl"/*.deb; do
 			dpkg-deb -x "$deb" "$root$dir" || return 1
@@ -159,7 +161,8 @@ chroot_cross_headers() {
 	[ -d "$root/usr/lib/$kb" ] || { echo "no /usr/lib/$kb in $root" >&2; return 1; }
 	mkdir -p "$root$dir/usr/lib"
 	ln -sfn "/usr/lib/$kb" "$root$dir/usr/lib/$kb"
-	sed -i "s|^include /usr/src/|include $dir/usr/src/|" "$root$p/Makefile"
+	# include /usr/src/...-common/Makefile, and from 7.x KBUILD_OUTPUT=
+	sed -i -E "s#([ =])/usr/src/#\\1$dir/usr/src/#g" "$root$p/Makefile"
 	echo "$p"
 }
 

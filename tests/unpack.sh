@@ -132,7 +132,9 @@ guest_image() {
 # ../../lib/linux-kbuild-6.1, resolve inside it.  The flavour's Makefile
 # includes /usr/src/linux-headers-ABI-common/Makefile: made to include
 # the unpacked one.  Needs `dpkg --add-architecture arm64` and apt-get
-# update (apt-get download of an :arm64 package).  Prints the KDIR.
+# update (apt-get download of an :arm64 package).  From 7.x its
+# KBUILD_OUTPUT= names /usr/src too: the unpacked tree then.  Prints the
+# KDIR.
 cross_headers() {
 	local flavour=$1 rel=${2:-$(guest_release)} abi ver kb dir hdr
 	[ -n "$rel" ] || { echo "unpack: linux-headers-amd64 is not installed" >&2; return 1; }
@@ -144,7 +146,9 @@ cross_headers() {
 		echo "unpack: no linux-headers-$abi-$flavour:$flavour (dpkg --add-architecture $flavour; apt-get update)" >&2
 		return 1 ;;
 	esac
-	kb=linux-kbuild-${ver%%.*}.$(echo "$ver" | cut -d. -f2)
+	kb=$(apt-cache show "linux-headers-$abi-$flavour:$flavour=$ver" 2>/dev/null |
+		sed -n 's/^Depends: .*\(linux-kbuild-[^ ,]*\).*/\1/p' | head -n 1)
+	[ -n "$kb" ] || { echo "unpack: linux-headers-$abi-$flavour:$flavour=$ver: no linux-kbuild in its Depends" >&2; return 1; }
 	dir=$(unpacked "cross-$abi-$flavour" "linux-headers-$abi-$flavour:$flavour=$ver" \
 		"linux-headers-$abi-common=$ver" "$kb=$ver") || return 1
 	hdr=$dir/usr/src/linux-headers-$abi-$flavour
@@ -152,6 +156,6 @@ cross_headers() {
 		echo "unpack: no $hdr/Makefile or $kb in $dir" >&2
 		return 1
 	fi
-	sed -i "s|^include /usr/src/|include $dir/usr/src/|" "$hdr/Makefile"
+	sed -i -E "s#([ =])/usr/src/#\\1$dir/usr/src/#g" "$hdr/Makefile"
 	echo "$hdr"
 }

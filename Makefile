@@ -10,6 +10,12 @@
 #   make matrix          build against Debian's 6.1, 6.12 and 7.2 kernels
 #   make bench           the benchmark (bench/)
 #   make C=1 / W=1       sparse / extra warnings, passed through to Kbuild
+#   make module ARCH=arm64   the module for Debian's arm64 kernel, cross-
+#                        built (aarch64-linux-gnu-gcc) against the headers
+#                        that make arm64-headers unpacks (below)
+#   make arm64-headers   apt-get download Debian's arm64 headers of the
+#                        installed amd64 kernel's ABI into the cache (needs
+#                        dpkg --add-architecture arm64)
 #   make install         module, reader and man page; the module is built
 #                        for KRELEASE (say which kernel, below) and not
 #                        installed for another than the running one
@@ -23,13 +29,38 @@
 #                        (debian/; needs debhelper and dh-dkms)
 
 # The running kernel's build tree, else the newest installed Debian headers
-# of the default flavour (linux-headers-amd64's; not -rt or -cloud): a
-# module for another kernel than the running one, which make says.
+# of the default flavour of this machine's architecture (linux-headers-amd64's
+# or linux-headers-arm64's; not -rt or -cloud): a module for another kernel
+# than the running one, which make says.
+#
+# Cross-building for arm64 on an x86-64 machine: make ARCH=arm64.  The
+# compiler is then aarch64-linux-gnu-gcc (CROSS_COMPILE=aarch64-linux-gnu-,
+# Debian's gcc-aarch64-linux-gnu) and KDIR the newest arm64 headers
+# `make arm64-headers` unpacked in $(RANDSTAT_CACHE) (~/.cache/randstat),
+# or installed in /usr/src (see Documentation/testing.rst, "arm64").
 RUNNING := $(shell uname -r)
+MACHINE := $(shell uname -m)
+FLAVOUR_x86_64 := amd64
+FLAVOUR_aarch64 := arm64
+HOST_FLAVOUR := $(FLAVOUR_$(MACHINE))
+CACHE ?= $(or $(RANDSTAT_CACHE),$(HOME)/.cache/randstat)
+ifeq ($(ARCH)-$(HOST_FLAVOUR),arm64-amd64)
+CROSS := arm64
+CROSS_COMPILE ?= aarch64-linux-gnu-
+export CROSS_COMPILE
+FLAVOUR := arm64
+RUNNING_KDIR :=
+HEADER_GLOBS := $(CACHE)/unpacked/cross-*-arm64/usr/src/linux-headers-*-arm64 \
+	/usr/src/linux-headers-*-arm64
+else
+FLAVOUR := $(or $(HOST_FLAVOUR),amd64)
 RUNNING_KDIR := $(wildcard /lib/modules/$(RUNNING)/build)
+HEADER_GLOBS := /usr/src/linux-headers-*-$(FLAVOUR)
+endif
 KDIR ?= $(firstword $(RUNNING_KDIR) \
-	$(shell ls -d /usr/src/linux-headers-*-amd64 2>/dev/null | \
-		grep -Ev -- '-(rt|cloud)-amd64$$' | sort -V | tail -n 1))
+	$(shell ls -d $(HEADER_GLOBS) 2>/dev/null | \
+		grep -Ev -- '-(rt|cloud)-$(FLAVOUR)$$' | \
+		awk -F/ '{print $$NF "\t" $$0}' | sort -V | tail -n 1 | cut -f2))
 
 # The release the tree was built for (Debian's include/config/kernel.release
 # holds the upstream version, not the package's, so ask utsrelease.h).
@@ -56,18 +87,25 @@ DKMS_KERNELS ?= $(patsubst /lib/modules/%/build/Makefile,%, \
 	$(wildcard /lib/modules/*/build/Makefile))
 
 .PHONY: all module userspace check matrix bench demo clean \
-	install uninstall dkms-src dkms-install dkms-uninstall deb
+	install uninstall dkms-src dkms-install dkms-uninstall deb arm64-headers
 all: module userspace
 
 module:
 	@if [ -z "$(KDIR)" ] || [ ! -f "$(KDIR)/Makefile" ]; then \
 		echo "randstat: no kernel build tree found." >&2; \
-		echo "  /lib/modules/$$(uname -r)/build is missing and no /usr/src/linux-headers-*-amd64 is installed." >&2; \
-		echo "  On Debian: apt-get install linux-headers-amd64   (or pass KDIR=<kernel build dir>)" >&2; \
+		if [ "$(CROSS)" = arm64 ]; then \
+		echo "  No arm64 headers unpacked in $(CACHE)/unpacked/cross-*-arm64 or installed in /usr/src." >&2; \
+		echo "  make arm64-headers   (or pass KDIR=<arm64 kernel build dir>)" >&2; \
+		else \
+		echo "  /lib/modules/$$(uname -r)/build is missing and no /usr/src/linux-headers-*-$(FLAVOUR) is installed." >&2; \
+		echo "  On Debian: apt-get install linux-headers-$(FLAVOUR)   (or pass KDIR=<kernel build dir>)" >&2; \
+		fi; \
 		exit 1; \
 	fi
 	@echo "randstat: building the module for kernel $(or $(TREE_RELEASE),?) ($(KDIR))"
-ifneq ($(TREE_RELEASE),$(RUNNING))
+ifeq ($(CROSS),arm64)
+	@echo "randstat: cross-building for arm64 with $(CROSS_COMPILE)gcc: the module loads on $(or $(TREE_RELEASE),?), not on this machine." >&2
+else ifneq ($(TREE_RELEASE),$(RUNNING))
 ifeq ($(origin KDIR),file)
 	@echo "randstat: no build tree for the running kernel $(RUNNING) (/lib/modules/$(RUNNING)/build):" >&2
 	@echo "  falling back to the newest Debian headers, $(TREE_RELEASE); the module will not load on $(RUNNING)." >&2
@@ -77,6 +115,10 @@ else
 endif
 endif
 	$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+# Debian's arm64 headers for the cross build (tests/unpack.sh, cross_headers).
+arm64-headers:
+	@bash -c '. tests/unpack.sh && cross_headers arm64'
 
 userspace:
 	$(MAKE) -C userspace

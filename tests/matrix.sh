@@ -5,18 +5,29 @@
 #
 #   matrix: 6.1.0-56-amd64 (bookworm, gcc 12.2.0): ok, 0 warnings, <dir>/randstat.ko
 #   matrix: 6.12.57+deb13-amd64 (trixie, gcc 14.2.0): FAILED (see <dir>/build.log)
+#   matrix: 6.1.0-56-arm64 (bookworm, aarch64-linux-gnu-gcc 12.2.0): ok, 0 warnings, <dir>/randstat.ko, vermagic 6.1.0-56-arm64 SMP mod_unload modversions aarch64
 #
 # The host's own release (Debian 12 "bookworm") is built on the host with
 # its /usr/src/linux-headers-*-amd64; every other release is built in a
 # debootstrap chroot with that release's gcc and linux-headers-amd64.  The
 # last row, "debug", is the debug kernel of make check's debug suite
 # (tests/debugkernel.sh: lockdep, KASAN, UBSAN...), built on the host.
+# A release named RELEASE-arm64 is the same release's arm64 kernel, cross-
+# built with Debian's gcc-NN-aarch64-linux-gnu (x86-64 kbuild tools, as a
+# cross build runs them) against its linux-headers-<abi>-arm64 of the same
+# ABI and version as the amd64 row's: fetched with apt-get download (arch
+# arm64, added with dpkg --add-architecture) and unpacked with dpkg-deb -x,
+# on the host (tests/unpack.sh, cross_headers) or in RELEASE's chroot.
 # debootstrap runs with its default mirror, so no host name is written here.
 #
 # Usage: tests/matrix.sh [--images] [--refresh] [-h]
-#   MATRIX="bookworm trixie sid debug"   releases to build (the default);
+#   MATRIX="bookworm trixie sid debug bookworm-arm64 trixie-arm64 sid-arm64"
+#                                  releases to build (the default);
 #                                  debug: the debug kernel's tree
-#                                  (tests/debugkernel.sh; no --images)
+#                                  (tests/debugkernel.sh; no --images);
+#                                  RELEASE-arm64: its arm64 kernel, cross-
+#                                  built (no --images).  MATRIX=bookworm-arm64
+#                                  is the quick one: on the host, no chroot
 #   RANDSTAT_CACHE=<dir>           cache, default ~/.cache/randstat:
 #     chroot-<release>/              the chroots (created once, 1-2 min each)
 #     chroot-<release>.log           debootstrap / apt output
@@ -40,7 +51,7 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$repo"
 
 cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
-releases=${MATRIX:-bookworm trixie sid debug}
+releases=${MATRIX:-bookworm trixie sid debug bookworm-arm64 trixie-arm64 sid-arm64}
 images=0
 refresh=0
 # What a headers-only out-of-tree build needs; linux-headers-amd64 pulls in
@@ -85,6 +96,75 @@ host_release=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 # shellcheck source=tests/chroot.sh
 . "$(dirname "$0")/chroot.sh"
 
+
+# shellcheck source=tests/unpack.sh
+. "$(dirname "$0")/unpack.sh"
+
+# The cross compiler's prefix for the arm64 rows.
+cross=aarch64-linux-gnu-
+
+# cross_arch ROOT: arm64 packages known to ROOT's dpkg and apt (ROOT "" is
+# the host): dpkg --add-architecture arm64, then apt-get update.
+cross_arch() {
+	local root=$1
+	run_in "$root" dpkg --print-foreign-architectures | grep -qx arm64 && return 0
+	run_in "$root" dpkg --add-architecture arm64 || return 1
+	if [ -z "$root" ]; then apt-get update -q; else apt_get "$root" update; fi
+}
+
+# cross_cc ROOT CC: the cross compiler aarch64-linux-gnu-CC (CC is gcc-NN,
+# the kernel's), from Debian's CC-aarch64-linux-gnu, installed in ROOT.
+cross_cc() {
+	local root=$1 cc=$2
+	run_in "$root" sh -c "command -v $cross$cc" >/dev/null && return 0
+	if [ -z "$root" ]; then
+		apt-get install -y -q --no-install-recommends "$cc-aarch64-linux-gnu"
+	else
+		apt_get "$root" install -y --no-install-recommends "$cc-aarch64-linux-gnu"
+	fi
+}
+
+# chroot_cross_headers ROOT AMD64_KVER: in chroot ROOT, the arm64 headers
+# of AMD64_KVER's ABI at the version of its installed amd64 headers,
+# unpacked (apt-get download, dpkg-deb -x) into /cross/arm64-<abi>, its
+# ../../lib/linux-kbuild-X.Y links resolved by a link to the chroot's own
+# (linux-headers-amd64's, the same version), and its Makefile made to
+# include the unpacked common headers (and from 7.x to name the unpacked
+# tree in KBUILD_OUTPUT).  Prints the KDIR, as seen in ROOT.
+chroot_cross_headers() {
+	local root=$1 kver=$2 abi ver dir kb p deb dl=/tmp/randstat-cross
+	abi=${kver%-amd64}
+	dir=/cross/arm64-$abi
+	# shellcheck disable=SC2016 # a dpkg-query format
+	ver=$(in_chroot "$root" dpkg-query -W -f='${Version}' "linux-headers-$kver") || return 1
+	if [ ! -f "$root$dir/.complete" ] || [ "$(cat "$root$dir/.complete")" != "$ver" ]; then
+		# apt's output to stderr: stdout is the KDIR.
+		cross_arch "$root" >&2 || return 1
+		rm -rf "${root:?}$dir" "$root$dl"
+		mkdir -p "$root$dir" "$root$dl"
+		in_chroot "$root" chown _apt "$dl" 2>/dev/null || true
+		# shellcheck disable=SC2016 # expanded by the inner sh
+		in_chroot "$root" sh -c 'cd "$0" && exec apt-get download -q "$@"' "$dl" \
+			"linux-headers-$abi-arm64:arm64=$ver" "linux-headers-$abi-common=$ver" >&2 ||
+			return 1
+		for deb in "$root$dl"/*.deb; do
+			dpkg-deb -x "$deb" "$root$dir" || return 1
+		done
+		rm -rf "$root$dl"
+		echo "$ver" >"$root$dir/.complete"
+	fi
+	p=$dir/usr/src/linux-headers-$abi-arm64
+	[ -f "$root$p/Makefile" ] || { echo "no $p/Makefile in $root" >&2; return 1; }
+	kb=$(readlink "$root$p/scripts")
+	kb=${kb#../../lib/}
+	kb=${kb%/scripts}
+	[ -d "$root/usr/lib/$kb" ] || { echo "no /usr/lib/$kb in $root" >&2; return 1; }
+	mkdir -p "$root$dir/usr/lib"
+	ln -sfn "/usr/lib/$kb" "$root$dir/usr/lib/$kb"
+	# include /usr/src/...-common/Makefile, and from 7.x KBUILD_OUTPUT=
+	sed -i -E "s#([ =])/usr/src/#\\1$dir/usr/src/#g" "$root$p/Makefile"
+	echo "$p"
+}
 
 # kbuild_cc HEADERS_DIR: the compiler the kernel was built with (gcc-NN).
 kbuild_cc() {
@@ -197,7 +277,44 @@ fetch_image() {
 
 failed=0
 for rel in $releases; do
-	if [ "$rel" = debug ]; then
+	arch=amd64
+	base=$rel
+	case $rel in
+	*-arm64) arch=arm64; base=${rel%-arm64} ;;
+	esac
+	if [ "$arch" = arm64 ]; then
+		# The same release's amd64 headers say which ABI and version.
+		if [ "$base" = "$host_release" ] && amd=$(newest_headers ""); then
+			root=""
+			where=host
+		else
+			root=$cache/chroot-$base
+			where=chroot
+			if ! ensure_chroot "$base"; then
+				echo "matrix: $rel: FAILED to create the chroot (see $cache/chroot-$base.log)"
+				failed=1
+				continue
+			fi
+			amd=$(newest_headers "$root") || amd=
+		fi
+		kver=${amd##*/linux-headers-}
+		if [ -z "$amd" ]; then
+			echo "matrix: $rel: FAILED, no linux-headers-*-amd64 to take the ABI from"
+			failed=1
+			continue
+		fi
+		say "$rel: the arm64 headers of ${kver%-amd64}"
+		if [ "$where" = host ]; then
+			hdr=$({ cross_arch "" >&2 && cross_headers arm64 "$kver"; } 2>>"$cache/matrix/cross-$rel.log") || hdr=
+		else
+			hdr=$(chroot_cross_headers "$root" "$kver" 2>>"$cache/matrix/cross-$rel.log") || hdr=
+		fi
+		if [ -z "$hdr" ]; then
+			echo "matrix: $rel: FAILED to fetch the arm64 headers (see $cache/matrix/cross-$rel.log)"
+			failed=1
+			continue
+		fi
+	elif [ "$rel" = debug ]; then
 		# The debug kernel's build tree (built here, once, if missing).
 		if ! hdr=$(bash "$repo/tests/debugkernel.sh"); then
 			echo "matrix: debug: FAILED to build the debug kernel (tests/debugkernel.sh)"
@@ -225,6 +342,8 @@ for rel in $releases; do
 	fi
 	kver=${hdr##*/linux-headers-}
 	[ "$rel" = debug ] && kver=$(cat "$hdr/include/config/kernel.release")
+	kbuild_args=(W=1)
+	[ "$arch" = arm64 ] && kbuild_args+=(ARCH=arm64 CROSS_COMPILE="$cross")
 	out=$cache/matrix/$kver
 	log=$out/build.log
 	mkdir -p "$out"
@@ -232,12 +351,18 @@ for rel in $releases; do
 
 	cc=$(kbuild_cc "$root$hdr" || true)	# none in the debug tree
 	cc=${cc:-gcc}
+	ccname=gcc
+	if [ "$arch" = arm64 ]; then
+		cross_cc "$root" "$cc" >>"$cache/matrix/cross-$rel.log" 2>&1 || true
+		cc=$cross$cc
+		ccname=${cross}gcc
+	fi
 	if [ "$where" = host ]; then
 		ccver=$("$cc" -dumpfullversion 2>/dev/null || echo "$cc missing")
 	else
 		ccver=$(in_chroot "$root" "$cc" -dumpfullversion 2>/dev/null || echo "$cc missing")
 	fi
-	label="$kver ($rel, gcc $ccver)"
+	label="$kver ($base, $ccname $ccver)"
 	say "$rel: building against $kver"
 
 	# Build from a fresh copy: no stale objects, and no interference
@@ -245,16 +370,17 @@ for rel in $releases; do
 	if [ "$where" = host ]; then
 		src=$cache/matrix/src-$rel
 	else
-		src=/build/randstat
+		src=/build/randstat-$arch
 	fi
 	stage_sources "$root$src"
 	ok=1
 	if [ "$where" = host ]; then
-		make -C "$hdr" M="$src" modules W=1 -j"$jobs" >"$log" 2>&1 || ok=0
+		make -C "$hdr" M="$src" modules "${kbuild_args[@]}" -j"$jobs" \
+			>"$log" 2>&1 || ok=0
 	else
 		mount_proc "$root"
-		in_chroot "$root" make -C "$hdr" M="$src" modules W=1 -j"$jobs" \
-			>"$log" 2>&1 || ok=0
+		in_chroot "$root" make -C "$hdr" M="$src" modules "${kbuild_args[@]}" \
+			-j"$jobs" >"$log" 2>&1 || ok=0
 		chroot_cleanup
 	fi
 	warnings=$(grep -c 'warning:' "$log" || true)
@@ -262,7 +388,9 @@ for rel in $releases; do
 	if [ "$ok" = 1 ] && [ -f "$root$src/module/randstat.ko" ]; then
 		cp "$root$src/module/randstat.ko" "$out/randstat.ko"
 		extra=""
-		if [ "$images" = 1 ] && [ "$rel" != debug ]; then
+		if [ "$arch" = arm64 ]; then
+			extra=", vermagic $(modinfo -F vermagic "$out/randstat.ko" 2>/dev/null || echo '?')"
+		elif [ "$images" = 1 ] && [ "$rel" != debug ]; then
 			if fetch_image "$root" "$kver" "$out" >>"$out/image.log" 2>&1; then
 				extra=", image $out/vmlinuz"
 			else

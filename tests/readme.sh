@@ -101,7 +101,11 @@ known=$(cat <<'EOF'
 ^make check$	the make check this suite is part of
 ^SUITES="reader kunit"$	tests/check.sh (a subset of this make check)
 ^make demo( INTERACTIVE=1)?$	make demo (boots a guest, not in a chroot)
-^make matrix$	tests/matrix.sh (debootstrapped 6.12 and 7.2 chroots)
+^make matrix$	tests/matrix.sh (debootstrapped 6.12 and 7.2 chroots, and arm64 rows)
+^make arm64-headers$	tests/matrix.sh (bookworm-arm64: the same headers, tests/unpack.sh cross_headers)
+^make module ARCH=arm64$	tests/matrix.sh (bookworm-arm64: the same cross build, W=1)
+^apt-get install gcc-aarch64-linux-gnu$	tests/matrix.sh (installs it for the arm64 rows)
+^apt-get update$	tests/matrix.sh (after it adds arm64 to dpkg's architectures)
 ^make bench$	bench/run.sh (make check runs its --short form)
 ^sudo apt-get install dkms$	run
 ^sudo make dkms-(un)?install$	run (and tests/dkms.sh, in a chroot with two kernels)

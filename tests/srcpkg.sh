@@ -11,9 +11,18 @@
 # directories: the two sets of .debs must be byte-identical (reproducible
 # builds; diffoscope, when installed, says where they are not).  A third
 # build with another SOURCE_DATE_EPOCH must differ, so that the
-# comparison is seen to fail.  TAP.
+# comparison is seen to fail.  Then the arch-dependent binaries for arm64,
+# cross-built from the same .dsc in the same chroot (issue 34): dpkg
+# --add-architecture arm64, crossbuild-essential-arm64, apt-get build-dep
+# -aarm64 (the arm64 -dev libraries; clang, llvm and bpftool :native),
+# dpkg-buildpackage -aarm64 -Pcross,nocheck -B as the same user (no
+# tests: debian/rules runs none in a cross build); each .deb must say
+# Architecture: arm64 and its programs be aarch64 ELF.  TAP.
 #
 # Usage: tests/srcpkg.sh [--refresh] [-h]
+#   SRCPKG_CROSS=arm64     the cross build's architecture (the default);
+#                          empty: no cross build
+#   SRCPKG_NATIVE=0        no native builds (a, b, c): the cross build only
 #   RANDSTAT_CACHE=<dir>   cache, default ~/.cache/randstat:
 #     chroot-srcpkg-bookworm/    the base chroot (created once, 2-3 minutes)
 #     chroot-srcpkg-bookworm.log debootstrap / apt output
@@ -135,7 +144,10 @@ build() {
 		>"$out/build-$dir.log" 2>&1
 }
 
+cross=${SRCPKG_CROSS-arm64}
+native=${SRCPKG_NATIVE:-1}
 for d in a b; do
+	[ "$native" = 1 ] || break
 	rm -rf "${work:?}/build/$d"
 	t=$(date +%s)
 	if build "$d"; then
@@ -160,14 +172,18 @@ same() {
 	[ -n "$(ls "$work/build/$1"/*.deb 2>/dev/null)" ] && [ "$diff" -eq 0 ]
 }
 
-if differ=$(same a b); then
+if [ "$native" != 1 ]; then
+	diag "SRCPKG_NATIVE=0: no native builds"
+elif differ=$(same a b); then
 	ok "reproducible: builds a and b (/build/a, /build/b) made the same .debs, byte for byte ($(cd "$work/build/a" && sha256sum ./*.deb | cut -c1-12 | tr '\n' ' '))"
 else
 	not_ok "reproducible: builds a and b made the same .debs, byte for byte (differ: $(echo "$differ" | tr '\n' ' '))"
 	if command -v diffoscope >/dev/null; then
 		for f in $differ; do
+			# head ends the pipe early: diffoscope's SIGPIPE is no failure
+			# (set -e and pipefail would end the script here).
 			diffoscope --text - "$work/build/a/$f" "$work/build/b/$f" 2>&1 |
-				head -n 40 | sed 's/^/#   /'
+				head -n 40 | sed 's/^/#   /' || true
 		done
 	else
 		diag "diffoscope would say where (apt-get install diffoscope-minimal)"
@@ -176,7 +192,9 @@ fi
 
 # The comparison fails where it should: a build dated otherwise.
 rm -rf "${work:?}/build/c"
-if build c SOURCE_DATE_EPOCH=$((epoch + 86400)); then
+if [ "$native" != 1 ]; then
+	:
+elif build c SOURCE_DATE_EPOCH=$((epoch + 86400)); then
 	if differ=$(same a c); then
 		not_ok "planted: a build with SOURCE_DATE_EPOCH one day later is seen to differ (it was not)"
 	else
@@ -185,6 +203,72 @@ if build c SOURCE_DATE_EPOCH=$((epoch + 86400)); then
 else
 	not_ok "planted: build c (see $out/build-c.log)"
 	diag_file "$out/build-c.log" 30
+fi
+
+# --- the cross build --------------------------------------------------------
+# cross_build DIR ARCH: dpkg-buildpackage -aARCH -B from the .dsc, as build
+# does, in /build/DIR; with the cross and nocheck profiles, as cross
+# builds are made (the tests are make check's, on the build machine).
+cross_build() {
+	local dir=$1 arch=$2
+	# shellcheck disable=SC2016 # expanded by the inner sh
+	in_chroot "$work" setpriv --reuid=builder --regid=builder --init-groups \
+		env HOME=/home/builder sh -ec '
+		mkdir "/build/$0"
+		cd "/build/$0"
+		dpkg-source -x "/build/randstat_$1.dsc" src
+		cd src
+		DEB_BUILD_OPTIONS=nocheck dpkg-buildpackage -a"$2" -Pcross,nocheck \
+			-B -us -uc' "$dir" "$version" "$arch" \
+		>"$out/build-$dir.log" 2>&1
+}
+
+if [ -n "$cross" ]; then
+	t=$(date +%s)
+	if { in_chroot "$work" dpkg --add-architecture "$cross" &&
+	     apt_get "$work" update &&
+	     apt_get "$work" install -y --no-install-recommends \
+		"crossbuild-essential-$cross" &&
+	     apt_get "$work" build-dep -y --no-install-recommends -a"$cross" \
+		"/build/randstat_$version.dsc"; } >"$out/build-dep-$cross.log" 2>&1; then
+		ok "apt-get build-dep -a$cross of the .dsc, with crossbuild-essential-$cross ($(($(date +%s) - t)) s)"
+	else
+		not_ok "apt-get build-dep -a$cross of the .dsc (see $out/build-dep-$cross.log)"
+		diag_file "$out/build-dep-$cross.log"
+	fi
+	d=$cross
+	rm -rf "${work:?}/build/$d"
+	t=$(date +%s)
+	if cross_build "$d" "$cross"; then
+		ok "cross build: dpkg-buildpackage -a$cross -B from the .dsc ($(cd "$work/build/$d" && echo *.deb)) ($(($(date +%s) - t)) s)"
+	else
+		not_ok "cross build: dpkg-buildpackage -a$cross -B (see $out/build-$d.log)"
+		diag_file "$out/build-$d.log" 30
+	fi
+	# Each .deb is for $cross, and each ELF file in it (its programs) is
+	# that machine's code.
+	mkdir -p "$out/$cross"
+	rm -f "$out/$cross"/*
+	cp "$work/build/$d"/*.deb "$out/$cross/" 2>/dev/null || true
+	for f in "$out/$cross"/randstat_*.deb "$out/$cross"/randstat-cgroup_*.deb; do
+		[ -f "$f" ] || { not_ok "cross build: no ${f##*/}"; continue; }
+		a=$(dpkg-deb -f "$f" Architecture)
+		x=$(mktemp -d)
+		dpkg-deb -x "$f" "$x"
+		find "$x" -type f | sort |
+			while read -r b; do
+				file -b "$b" | grep -q '^ELF' || continue
+				echo "${b##*/}: $(file -b "$b" | cut -d, -f1,2)"
+			done >"$f.programs"
+		rm -rf "$x"
+		if [ "$a" = "$cross" ] && [ -s "$f.programs" ] &&
+		   ! grep -qv 'ARM aarch64' "$f.programs"; then
+			ok "cross build: ${f##*/}: Architecture: $a, $(wc -l <"$f.programs") aarch64 programs"
+		else
+			not_ok "cross build: ${f##*/}: Architecture: $a, programs:"
+		fi
+		diag_file "$f.programs" 40
+	done
 fi
 
 diag "total $(($(date +%s) - t0)) s; logs in $out"

@@ -12,6 +12,10 @@
 #   guest_release                    the kernel linux-headers-amd64 is for
 #   guest_image                      its image: sets GUEST_KERNEL and
 #                                    GUEST_MODDIR (installed or unpacked)
+#   cross_headers FLAVOUR [RELEASE]  another architecture's headers of the
+#                                    same ABI (arm64: 6.1.0-56-arm64 for
+#                                    6.1.0-56-amd64), ready for a cross
+#                                    build: prints the KDIR
 #
 # NAME/.versions lists "package version" as unpacked; a package whose
 # version apt would now fetch differs is fetched again.  Messages go to
@@ -20,6 +24,8 @@
 unpack_cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}/unpacked
 
 # unpack_want PKG[=VERSION]: "package version" apt would fetch, or nothing.
+# PKG may be PKG:ARCH; the line names the package as dpkg-deb -f does,
+# without the architecture.
 unpack_want() {
 	local p=${1%%=*} v
 	if [ "$p" != "$1" ]; then
@@ -28,7 +34,7 @@ unpack_want() {
 		v=$(apt-cache policy "$p" 2>/dev/null | sed -n 's/^ *Candidate: //p')
 		[ "$v" != "(none)" ] || v=
 	fi
-	[ -n "$v" ] && echo "$p $v"
+	[ -n "$v" ] && echo "${p%%:*} $v"
 }
 
 unpacked_dir() {
@@ -115,4 +121,41 @@ guest_image() {
 		"$(command -v depmod || echo /sbin/depmod)" -b "$base" "$rel" || { rm -rf "$base"; echo "unpack: depmod for $rel failed" >&2; return 1; }
 		rm -rf "$base"
 	fi
+}
+
+# cross_headers FLAVOUR [RELEASE]: the headers of Debian's FLAVOUR kernel
+# (arm64) for RELEASE's ABI (default: guest_release's, 6.1.0-56-amd64 ->
+# 6.1.0-56-arm64), at the version of the installed amd64 headers, unpacked
+# into the cache as cross-FLAVOUR-ABI with linux-headers-ABI-common and the
+# host's own linux-kbuild-6.1 (x86-64 fixdep and modpost: what a cross
+# build runs), so that the tree's scripts and tools links, which point at
+# ../../lib/linux-kbuild-6.1, resolve inside it.  The flavour's Makefile
+# includes /usr/src/linux-headers-ABI-common/Makefile: made to include
+# the unpacked one.  Needs `dpkg --add-architecture arm64` and apt-get
+# update (apt-get download of an :arm64 package).  From 7.x its
+# KBUILD_OUTPUT= names /usr/src too: the unpacked tree then.  Prints the
+# KDIR.
+cross_headers() {
+	local flavour=$1 rel=${2:-$(guest_release)} abi ver kb dir hdr
+	[ -n "$rel" ] || { echo "unpack: linux-headers-amd64 is not installed" >&2; return 1; }
+	abi=${rel%-*}
+	ver=$(dpkg-query -W -f='${Version}' "linux-headers-$rel" 2>/dev/null) || ver=
+	[ -n "$ver" ] || ver=$(apt-cache policy "linux-headers-$abi-$flavour:$flavour" 2>/dev/null |
+		sed -n 's/^ *Candidate: //p')
+	case $ver in ''|'(none)')
+		echo "unpack: no linux-headers-$abi-$flavour:$flavour (dpkg --add-architecture $flavour; apt-get update)" >&2
+		return 1 ;;
+	esac
+	kb=$(apt-cache show "linux-headers-$abi-$flavour:$flavour=$ver" 2>/dev/null |
+		sed -n 's/^Depends: .*\(linux-kbuild-[^ ,]*\).*/\1/p' | head -n 1)
+	[ -n "$kb" ] || { echo "unpack: linux-headers-$abi-$flavour:$flavour=$ver: no linux-kbuild in its Depends" >&2; return 1; }
+	dir=$(unpacked "cross-$abi-$flavour" "linux-headers-$abi-$flavour:$flavour=$ver" \
+		"linux-headers-$abi-common=$ver" "$kb=$ver") || return 1
+	hdr=$dir/usr/src/linux-headers-$abi-$flavour
+	if [ ! -f "$hdr/Makefile" ] || [ ! -d "$dir/usr/lib/$kb/scripts" ]; then
+		echo "unpack: no $hdr/Makefile or $kb in $dir" >&2
+		return 1
+	fi
+	sed -i -E "s#([ =])/usr/src/#\\1$dir/usr/src/#g" "$hdr/Makefile"
+	echo "$hdr"
 }

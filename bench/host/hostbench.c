@@ -44,7 +44,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#ifndef __aarch64__
 #include <x86intrin.h>
+#endif
 
 #include "randstat.h"
 
@@ -60,12 +62,13 @@ struct hctx {
 
 /* user, nice 5, system, softirq (in the idle task), idle */
 static struct hctx ctxs[] = {
-	{ { 0x33 }, { 0, 120 }, HARDIRQ_OFFSET, HARDIRQ_OFFSET, false },
-	{ { 0x33 }, { 0, 125 }, HARDIRQ_OFFSET, HARDIRQ_OFFSET, false },
-	{ { 0x10 }, { 0, 120 }, HARDIRQ_OFFSET, HARDIRQ_OFFSET, false },
-	{ { 0x10 }, { PF_IDLE, 120 }, HARDIRQ_OFFSET + (1UL << 8),
+	{ KSHIM_REGS_USER, { 0, 120 }, HARDIRQ_OFFSET, HARDIRQ_OFFSET, false },
+	{ KSHIM_REGS_USER, { 0, 125 }, HARDIRQ_OFFSET, HARDIRQ_OFFSET, false },
+	{ KSHIM_REGS_KERNEL, { 0, 120 }, HARDIRQ_OFFSET, HARDIRQ_OFFSET, false },
+	{ KSHIM_REGS_KERNEL, { PF_IDLE, 120 }, HARDIRQ_OFFSET + (1UL << 8),
 	  HARDIRQ_OFFSET, true },
-	{ { 0x10 }, { PF_IDLE, 120 }, HARDIRQ_OFFSET, HARDIRQ_OFFSET, false },
+	{ KSHIM_REGS_KERNEL, { PF_IDLE, 120 }, HARDIRQ_OFFSET, HARDIRQ_OFFSET,
+	  false },
 };
 
 static unsigned char order[NCTX_ORDER];
@@ -237,6 +240,24 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/*
+ * The cold mode's clock: the TSC (rdtscp waits for what came before), or
+ * on aarch64 the generic timer's virtual count, after an isb.
+ */
+static inline u64 tick(void)
+{
+#ifdef __aarch64__
+	u64 c;
+
+	__asm__ volatile("isb; mrs %0, cntvct_el0" : "=r"(c) : : "memory");
+	return c;
+#else
+	unsigned int aux;
+
+	return __rdtscp(&aux);
+#endif
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -405,7 +426,6 @@ int main(int argc, char **argv)
 	}
 	if (argc == 4 && !strcmp(argv[1], "cold")) {
 		double *t, *e, ns0, per_tick;
-		unsigned int aux;
 		u64 i, c0, tsc0;
 
 		if (parse_mode(argv[2], &m))
@@ -425,18 +445,18 @@ int main(int argc, char **argv)
 		 * the TSC's rate is taken against CLOCK_MONOTONIC over the run.
 		 */
 		ns0 = now_ns();
-		tsc0 = __rdtscp(&aux);
+		tsc0 = tick();
 		for (i = 0; i < n; i++) {
 			evict(i);
-			c0 = __rdtscp(&aux);
+			c0 = tick();
 			sum += one(m, i);
-			t[i] = __rdtscp(&aux) - c0;
+			t[i] = tick() - c0;
 			evict(i);
-			c0 = __rdtscp(&aux);
+			c0 = tick();
 			sum += one(M_EMPTY, i);
-			e[i] = __rdtscp(&aux) - c0;
+			e[i] = tick() - c0;
 		}
-		per_tick = (now_ns() - ns0) / (__rdtscp(&aux) - tsc0);
+		per_tick = (now_ns() - ns0) / (tick() - tsc0);
 		qsort(t, n, sizeof(*t), cmp_double);
 		qsort(e, n, sizeof(*e), cmp_double);
 		printf("%s cold n=%llu mean_ns=%.1f p90_ns=%.1f clock_ns=%.1f",

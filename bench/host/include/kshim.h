@@ -5,6 +5,8 @@
  * user-space build of them (bench/host/).  Each is what x86_64 Linux 6.1
  * defines (file named beside it), so the host build computes what the
  * module computes; the linux/ and asm/ headers here only include this one.
+ * Built for aarch64 (make CC=aarch64-linux-gnu-gcc), the few that differ
+ * are arm64's (arch/arm64/...), as its module is built.
  */
 #ifndef _RANDSTAT_KSHIM_H
 #define _RANDSTAT_KSHIM_H
@@ -58,6 +60,13 @@ typedef uint64_t __u64;
 #define NSEC_PER_SEC		1000000000L
 #define NSEC_PER_USEC		1000L
 
+#ifdef __aarch64__
+/* include/asm-generic/bitops/fls64.h, builtin __fls (arm64): clz */
+static inline int fls64(u64 x)
+{
+	return x ? 64 - __builtin_clzll(x) : 0;
+}
+#else
 /* arch/x86/include/asm/bitops.h: fls64() is bsrq on x86_64 */
 static inline int fls64(u64 x)
 {
@@ -66,6 +75,7 @@ static inline int fls64(u64 x)
 	__asm__("bsrq %1,%q0" : "+r"(bitpos) : "rm"(x));
 	return bitpos + 1;
 }
+#endif
 
 /* linux/log2.h: ilog2() of a variable */
 #define ilog2(n)		(fls64(n) - 1)
@@ -76,6 +86,13 @@ static inline u32 rol32(u32 word, unsigned int shift)
 	return (word << (shift & 31)) | (word >> ((-shift) & 31));
 }
 
+#ifdef __aarch64__
+/* linux/math64.h (arm64: the generic mul_u32_u32, and __int128 below) */
+static inline u64 mul_u32_u32(u32 a, u32 b)
+{
+	return (u64)a * b;
+}
+#else
 /* arch/x86/include/asm/div64.h and linux/math64.h (x86_64: __int128) */
 static inline u64 mul_u32_u32(u32 a, u32 b)
 {
@@ -84,6 +101,7 @@ static inline u64 mul_u32_u32(u32 a, u32 b)
 	__asm__("mull %[b]" : "=a"(low), "=d"(high) : [a] "a"(a), [b] "rm"(b));
 	return low | ((u64)high) << 32;
 }
+#endif
 
 static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
 {
@@ -155,6 +173,24 @@ static inline bool is_idle_task(const struct task_struct *p)
 	return !!(p->flags & PF_IDLE);
 }
 
+#ifdef __aarch64__
+/* arch/arm64/include/asm/ptrace.h: the field user_mode() reads */
+#define PSR_MODE_EL0t		0x00000000
+#define PSR_MODE_EL1h		0x00000005
+#define PSR_MODE_MASK		0x0000000f
+struct pt_regs {
+	u64 pstate;
+};
+
+static inline int user_mode(struct pt_regs *regs)
+{
+	return (regs->pstate & PSR_MODE_MASK) == PSR_MODE_EL0t;
+}
+
+/* hostbench.c's contexts: interrupted in user mode, in the kernel */
+#define KSHIM_REGS_USER		{ PSR_MODE_EL0t }
+#define KSHIM_REGS_KERNEL	{ PSR_MODE_EL1h }
+#else
 /* arch/x86/include/asm/ptrace.h: the field user_mode() reads */
 struct pt_regs {
 	unsigned long cs;
@@ -164,6 +200,11 @@ static inline int user_mode(struct pt_regs *regs)
 {
 	return !!(regs->cs & 3);
 }
+
+/* hostbench.c's contexts: __USER_CS, __KERNEL_CS */
+#define KSHIM_REGS_USER		{ 0x33 }
+#define KSHIM_REGS_KERNEL	{ 0x10 }
+#endif
 
 /* linux/cpuidle.h: the part randstat_idle_may_cancel() reads */
 #define CPUIDLE_STATE_MAX	10

@@ -135,7 +135,7 @@ make -s -C "$repo/bench/progs" iso evader phased >&2 || die "building bench/prog
 if [ "$smoke" -eq 1 ]; then
 	suites=${VM_SUITES:-smoke}
 else
-	suites=${VM_SUITES:-main tickless nohzfull judged rearm evader reader trace prof cgroup cgphase top attack fuse}
+	suites=${VM_SUITES:-main tickless nohzfull faithful judged rearm evader reader trace prof cgroup cgphase top attack fuse}
 fi
 
 # check_vermagic KO KVER: is KO built for KVER?

@@ -365,8 +365,10 @@ run_suites() {
 		# wants it.  One CPU: bookworm's QEMU 7.2 hangs booting two under
 		# icount.  The default idle (hlt, what users run): under
 		# sleep=off a halt jumps the clock to the next deadline, so it
-		# costs no wall time and delays no timer (idle=poll would spin
-		# through the idle time in emulation).  No disk.
+		# costs no wall time and delays no timer.  idle=poll would
+		# emulate the idle time instead: a boot of this suite with it
+		# had not ended its 8 s of sleep (the HZ count) after 5 minutes
+		# of wall time, where hlt runs the whole suite in 4.  No disk.
 		faithful)
 			extra="randstat_clock=icount randstat_faithful_secs=${RANDSTAT_FAITHFUL_SECS:-30}"
 			tcg=single

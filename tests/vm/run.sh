@@ -20,7 +20,7 @@
 #             workload's own CPU time, /proc/stat's printed beside; each
 #             workload first checks that it is what it claims.  30 s of
 #             guest time per workload (RANDSTAT_FAITHFUL_SECS), about
-#             5 minutes of wall time
+#             3 minutes of wall time (242 s of the guest's)
 #   judged    the default parameters judged where timers tell the truth:
 #             nohz_full=1 idle=poll, a 2.5 ms / 10 ms job against vtime
 #             and a tick evader against its own CPU time (guest/judged.sh)

@@ -13,7 +13,9 @@
 # (default tests/out/vm), RANDSTAT_SECS (seconds per workload, default 3),
 # RANDSTAT_VM_TIMEOUT (seconds, default 900), RANDSTAT_DISK_IOPS (the
 # virtio disk's IOPS limit, default 100; 0: no disk), RANDSTAT_SMP (QEMU's
-# -smp, default 2), RANDSTAT_KEEP_DISK (1: leave the disk's image,
+# -smp, default 2), RANDSTAT_QEMU_OPTS (more QEMU options, split at
+# spaces: the faithful suite's "-icount shift=0,sleep=off"),
+# RANDSTAT_KEEP_DISK (1: leave the disk's image,
 # $RANDSTAT_OUT/NAME.disk.img, for the host to read what the guest wrote
 # there: the prof suite).
 set -euo pipefail
@@ -74,9 +76,16 @@ cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
 # 8 ms job at 12.9% against an exact 22.3%; single-threaded, the same
 # boot's three phases agreed within 1.7 points (Documentation/
 # benchmark.rst).
+# RANDSTAT_QEMU_OPTS: with "-icount shift=0,sleep=off" (the faithful
+# suite) the guest's clock is its instruction count, one nanosecond per
+# instruction, and it jumps to the next deadline when the vCPU halts: no
+# timer comes late because the host is busy (bookworm's QEMU 7.2 boots
+# one CPU so, and hangs with two at "Booting SMP configuration").
+read -r -a qopts <<<"${RANDSTAT_QEMU_OPTS:-}"
 # shellcheck disable=SC2054 # -cpu's commas are QEMU's
 qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-multi}" -cpu max,+invtsc
 	-smp "${RANDSTAT_SMP:-2}" -m 1G -nographic -no-reboot
+	${qopts[@]+"${qopts[@]}"}
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	${disk[@]+"${disk[@]}"})
 status=0

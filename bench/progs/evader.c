@@ -28,13 +28,7 @@ int main(int argc, char **argv)
 	sleep_until(t + margin / 4);
 	m = mark_now();
 	end = m.wall + secs * 1000000000L;
-	while (now_ns(CLOCK_MONOTONIC) < end) {
-		/* after a tick: compute until the margin... */
-		spin_until(t + tick - margin);
-		/* ...then sleep across the tick, waking just after it. */
-		t += tick;
-		sleep_until(t + margin / 4);
-	}
+	rs_evade(t, tick, margin, end);	/* userspace/lib/rswork.c */
 	report("evader", m);
 	return 0;
 }

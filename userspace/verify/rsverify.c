@@ -646,10 +646,15 @@ static int choose_cpu(struct voptions *o, const struct rs_snap *rs,
 		c = rs_snap_cpu(rs, o->cpu);
 		if (!c || !c->listed)
 			return usage_error("--cpu %d: no such CPU online", o->cpu);
-		if (CPU_ISSET(o->cpu, &nohz) || c->s.exact)
-			return failure("cpu%d is %s: randstat serves it exactly, from the kernel's own accounting (no sampler, nothing to judge); pick another with --cpu",
-				       o->cpu, CPU_ISSET(o->cpu, &nohz) ?
-				       "nohz_full" : "in exact mode (exact_cpus)");
+		if (CPU_ISSET(o->cpu, &nohz) && c->s.exact)
+			return failure("cpu%d is nohz_full: randstat serves it exactly, from the kernel's own accounting (exact_cpus): there is no sampler to judge; pick another with --cpu",
+				       o->cpu);
+		if (CPU_ISSET(o->cpu, &nohz))
+			return failure("cpu%d is nohz_full: randstat serves it exactly by default (exact_cpus), and its tick stops while one task runs, which the workloads' tick phases rule out; pick another with --cpu",
+				       o->cpu);
+		if (c->s.exact)
+			return failure("cpu%d is served exactly (exact_cpus): there is no sampler to judge; pick another with --cpu",
+				       o->cpu);
 		if (!CPU_ISSET(o->cpu, &allowed))
 			return failure("cpu%d is not in this process's CPU affinity: not permitted to run there",
 				       o->cpu);

@@ -105,6 +105,10 @@ static bool claims_hold(const struct rsv_run *run, struct rsv_result *r)
 		}
 		return true;
 	case RSV_EVADER:
+		if (isnan(r->rate)) {
+			snprintf(r->why, sizeof(r->why), "it ran no cycle: no evader ran");
+			return false;
+		}
 		if (!(fabs(r->rate - hz) <= RSV_RATE_TOL * hz)) {
 			snprintf(r->why, sizeof(r->why),
 				 "it ran %.1f cycles a second, not HZ (%.0f): it does not evade",
@@ -306,7 +310,7 @@ int rsv_print_text(FILE *f, const struct rsv_run *run, bool legend)
 			run->cpu);
 		break;
 	}
-	return ferror(f) ? -1 : 0;
+	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
 /* --- JSON ----------------------------------------------------------------- */

@@ -11,7 +11,7 @@
  * (rsvjudge.c has the arithmetic, rsvjudge.h the tolerances).
  *
  * The workloads are children pinned to the CPU; this process pins itself
- * elsewhere and reads /proc around each window.  On SIGINT or SIGTERM the
+ * on the other CPUs and reads /proc around each window.  On SIGINT or SIGTERM the
  * child is killed and reaped, then the signal ends this process.
  */
 #include <dirent.h>
@@ -628,15 +628,13 @@ static int choose_cpu(struct voptions *o, const struct rs_snap *rs,
 {
 	struct rs_snap s0, s1;
 	struct rs_error err;
-	cpu_set_t allowed, nohz;
+	cpu_set_t nohz;
 	char buf[4096];
 	double busy, best = INFINITY;
 	const struct rs_cpu *c;
 	unsigned int i;
 	int pick = -1;
 
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return failure("sched_getaffinity: %s", strerror(errno));
 	read_line(NOHZ_FULL, buf, sizeof(buf));
 	parse_cpulist(buf, &nohz);
 	*ncpus = 0;
@@ -654,9 +652,6 @@ static int choose_cpu(struct voptions *o, const struct rs_snap *rs,
 				       o->cpu);
 		if (c->s.exact)
 			return failure("cpu%d is served exactly (exact_cpus): there is no sampler to judge; pick another with --cpu",
-				       o->cpu);
-		if (!CPU_ISSET(o->cpu, &allowed))
-			return failure("cpu%d is not in this process's CPU affinity: not permitted to run there",
 				       o->cpu);
 	}
 	if (rs_load_stat(PROC_STAT, &s0, &err))
@@ -678,7 +673,7 @@ static int choose_cpu(struct voptions *o, const struct rs_snap *rs,
 		for (i = 0; i < rs->ncpu && i < CPU_SETSIZE; i++) {
 			c = &rs->cpu[i];
 			if (!c->listed || !c->counted || c->s.exact ||
-			    CPU_ISSET(i, &nohz) || !CPU_ISSET(i, &allowed))
+			    CPU_ISSET(i, &nohz))
 				continue;
 			busy = busy_pct(&s0, &s1, i);
 			if (!isnan(busy) && busy <= best) {
@@ -690,7 +685,7 @@ static int choose_cpu(struct voptions *o, const struct rs_snap *rs,
 	rs_snap_free(&s0);
 	rs_snap_free(&s1);
 	if (pick < 0)
-		return failure("no CPU to run on: every CPU this process may use is nohz_full or served exactly");
+		return failure("no CPU to run on: every online CPU is nohz_full or served exactly");
 	if (!(best <= RSV_BUSY_PCT))
 		return failure("cpu%d is busy: %.1f%% over %.1f s, above %.0f%%; its own work would swamp the workloads' (pick another with --cpu, or run it when the CPU is quieter)",
 			       pick, best, CHECK_NS / 1e9, RSV_BUSY_PCT);
@@ -734,12 +729,14 @@ int rs_verify_main(int argc, char **argv)
 	}
 	t0 = rs_now_ns(CLOCK_MONOTONIC);
 	ret = choose_cpu(&o, &rs, &run->cpu, &run->ncpus);
-	rs_snap_free(&rs);
-	if (ret >= 0)
+	if (ret >= 0) {
+		rs_snap_free(&rs);
 		goto out;
+	}
 	p.cpu = run->cpu;
 	p.tick = rs_tick_ns();
 	if (p.tick <= 0) {
+		rs_snap_free(&rs);
 		ret = failure("cannot learn the tick's period (CLOCK_MONOTONIC_COARSE's resolution)");
 		goto out;
 	}
@@ -748,12 +745,18 @@ int rs_verify_main(int argc, char **argv)
 		p.cpu, o.seconds, p.tick / 2e6, p.tick * 2 / 1e6,
 		p.stretch / 1e9, p.cpu,
 		o.cpu < 0 ? " (the least busy CPU)" : "");
-	/* this process elsewhere, if it may */
-	if (!sched_getaffinity(0, sizeof(others), &others)) {
-		CPU_CLR(p.cpu, &others);
-		if (CPU_COUNT(&others))
-			sched_setaffinity(0, sizeof(others), &others);
-	}
+	/*
+	 * This process elsewhere: on every other online CPU (the kernel keeps
+	 * it within its cpuset); if none is left, it stays, and only reads
+	 * /proc at the windows' edges.
+	 */
+	CPU_ZERO(&others);
+	for (i = 0; i < rs.ncpu && i < CPU_SETSIZE; i++)
+		if (i != p.cpu && rs_snap_cpu(&rs, i) && rs_snap_cpu(&rs, i)->listed)
+			CPU_SET(i, &others);
+	if (CPU_COUNT(&others))
+		sched_setaffinity(0, sizeof(others), &others);
+	rs_snap_free(&rs);
 	p.grid = rs_tick_grid(p.tick, GRID_EDGES);
 	run->tick_ns = p.tick;
 	run->phase_ns = p.grid % p.tick;

@@ -628,12 +628,12 @@ static int choose_cpu(struct voptions *o, const struct rs_snap *rs,
 {
 	struct rs_snap s0, s1;
 	struct rs_error err;
-	cpu_set_t nohz;
+	cpu_set_t nohz, mine;
 	char buf[4096];
 	double busy, best = INFINITY;
 	const struct rs_cpu *c;
 	unsigned int i;
-	int pick = -1;
+	int pick = -1, pass;
 
 	read_line(NOHZ_FULL, buf, sizeof(buf));
 	parse_cpulist(buf, &nohz);
@@ -669,16 +669,25 @@ static int choose_cpu(struct voptions *o, const struct rs_snap *rs,
 		pick = o->cpu;
 		best = busy_pct(&s0, &s1, pick);
 	} else {
-		/* the least busy; of equals, the highest (cpu0 takes more) */
-		for (i = 0; i < rs->ncpu && i < CPU_SETSIZE; i++) {
-			c = &rs->cpu[i];
-			if (!c->listed || !c->counted || c->s.exact ||
-			    CPU_ISSET(i, &nohz))
-				continue;
-			busy = busy_pct(&s0, &s1, i);
-			if (!isnan(busy) && busy <= best) {
-				best = busy;
-				pick = (int)i;
+		/*
+		 * The least busy; of equals, the highest (cpu0 takes more).
+		 * First among the CPUs this process is not on (a harness or a
+		 * shell pinned there may wake up), then among all.
+		 */
+		if (sched_getaffinity(0, sizeof(mine), &mine))
+			CPU_ZERO(&mine);
+		for (pass = 0; pass < 2 && !(best <= RSV_BUSY_PCT); pass++) {
+			for (i = 0; i < rs->ncpu && i < CPU_SETSIZE; i++) {
+				c = &rs->cpu[i];
+				if (!c->listed || !c->counted || c->s.exact ||
+				    CPU_ISSET(i, &nohz) ||
+				    (!pass && CPU_ISSET(i, &mine)))
+					continue;
+				busy = busy_pct(&s0, &s1, i);
+				if (!isnan(busy) && busy <= best) {
+					best = busy;
+					pick = (int)i;
+				}
 			}
 		}
 	}

@@ -274,7 +274,7 @@ static int json3(FILE *f, const struct rsv_run *run, bool legend)
 static void t_text(void)
 {
 	struct rsv_run run;
-	char *s;
+	char *s, row[128];
 	int ret;
 
 	good_run(&run);
@@ -290,6 +290,11 @@ static void t_text(void)
 	EXPECT_HAS(s, "  truth       the workload's exact runtime (/proc/PID/schedstat)\n");
 	EXPECT_HAS(s, "workload      truth /proc/stat     err  randstat      95% interval     err  bound  verdict\n");
 	EXPECT_HAS(s, "\nafter-tick    25.00       0.00  -25.00     25.00");
+	/* the interval and the bound, each in its own column */
+	snprintf(row, sizeof(row), "[%.2f, %.2f]   +0.00 %6.2f  PASS\n",
+		 run.r[RSV_AFTER].lo, run.r[RSV_AFTER].hi, run.r[RSV_AFTER].bound);
+	EXPECT_HAS(s, row);
+	EXPECT_HAS(s, "\nidle           0.00       0.00   +0.00      0.00");
 	EXPECT_HAS(s, "  PASS\n");
 	EXPECT_HAS(s, "\nrandstat PASSES every workload on cpu1.\n");
 	free(s);

@@ -242,7 +242,7 @@ static void text_legend(FILE *f)
 
 int rsv_print_text(FILE *f, const struct rsv_run *run, bool legend)
 {
-	char a[5][32], iv[64];
+	char a[5][32], iv[64], bd[32];
 	unsigned int i;
 	int k;
 
@@ -286,7 +286,7 @@ int rsv_print_text(FILE *f, const struct rsv_run *run, bool legend)
 			fmt_pct(a[2], sizeof(a[2]), r->stat_err, true),
 			fmt_pct(a[3], sizeof(a[3]), r->rs, false), iv,
 			fmt_pct(a[4], sizeof(a[4]), r->rs_err, true),
-			isnan(r->bound) ? "-" : (snprintf(iv, sizeof(iv), "%.2f", r->bound), iv),
+			fmt_pct(bd, sizeof(bd), r->bound, false),
 			rsv_verdict_name[r->verdict]);
 	}
 	if (!isnan(run->r[RSV_EVADER].rate))

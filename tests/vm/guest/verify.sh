@@ -1,9 +1,11 @@
 # shellcheck shell=sh
 # verify: randstat verify (userspace/verify/), run for real in the guest
 # as /progs/randstat verify, with the module's default parameters, in a
-# two-CPU guest booted with idle=poll (run.sh): in hlt the emulator
-# delivers a timer due after a halt 0.2-1 ms late, which is the
-# emulator's artefact, not the module's (the emulator-probe README).
+# two-CPU guest booted with idle=poll, single-threaded TCG (run.sh): in
+# hlt the emulator delivers a timer due after a halt 0.2-1 ms late, and
+# multi-threaded it holds one due during user code until a kernel entry,
+# which are the emulator's artefacts, not the module's (the
+# emulator-probe README, boot.sh).
 #
 # randstat verify judges each workload itself, against the workload's
 # exact runtime, with 4 sigma plus a stated allowance (rsvjudge.h); this

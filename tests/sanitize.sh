@@ -75,7 +75,7 @@ t=$(date +%s)
 src=$out/src
 copy "$src"
 if make -s -C "$src" CC=clang CFLAGS="-O1 -g $san" LDFLAGS="$san" \
-	randstat tests/test_reader tests/test_fs tests/test_top \
+	randstat tests/test_reader tests/test_fs tests/test_top tests/test_verify \
 	>"$out/build.log" 2>&1; then
 	ok "$(clang --version | head -n 1): the reader and its unit tests build with ASan and UBSan ($(($(date +%s) - t)) s)"
 	t=$(date +%s)

@@ -9,6 +9,7 @@
  *   randstat top ...             per process or thread (rstop.c)
  *   randstat exec ...            a command on randstat's /proc/stat (rsexec.c)
  *   randstat cgroup ...          per cgroup: runs randstat-cgroup (cgroup/)
+ *   randstat verify ...          judged on this machine (verify/rsverify.c)
  *
  * See randstat.1.  The parsing is in rsparse.c, the arithmetic in
  * rsreport.c; this file has the command line and the three outputs.
@@ -30,6 +31,7 @@
 #include "rsparse.h"
 #include "rsreport.h"
 #include "rstop.h"
+#include "rsverify.h"
 
 #define PROC_STAT	"/proc/stat"
 #define PROC_RANDSTAT	RS_PROC_DETAIL
@@ -65,6 +67,7 @@ static const char usage_text[] =
 "                    [INTERVAL [COUNT]]\n"
 "       randstat exec [--stat FILE] [--] CMD [ARGS...]\n"
 "       randstat cgroup ...   per cgroup v2 (randstat-cgroup(1))\n"
+"       randstat verify [--cpu N] [--seconds S] [--json] [--no-legend]\n"
 "\n"
 "Puts the estimates of randstat's randomized statclock (/proc/randstat_detail)\n"
 "beside the kernel's tick-based /proc/stat, with randstat's 95% confidence\n"
@@ -94,7 +97,9 @@ static const char usage_text[] =
 "\n"
 "randstat top: per process or thread, from the randstat:sample tracepoint\n"
 "(randstat top --help).  randstat exec: a command that sees randstat's\n"
-"figures in /proc/stat (randstat.1).\n"
+"figures in /proc/stat (randstat.1).  randstat verify: randstat judged on\n"
+"this machine against each workload's exact CPU time (randstat verify\n"
+"--help).\n"
 "\n"
 "A '*' after a /proc/stat share: it lies outside randstat's 95% interval.\n"
 "\n"
@@ -1056,6 +1061,8 @@ int main(int argc, char **argv)
 		return RS_EXIT_FAIL;
 	if (argc > 1 && !strcmp(argv[1], "top"))
 		return rs_top_main(argc - 1, argv + 1);
+	if (argc > 1 && !strcmp(argv[1], "verify"))
+		return rs_verify_main(argc - 1, argv + 1);
 	memset(&o, 0, sizeof(o));
 	ret = parse_args(argc, argv, &o);
 	if (ret < 0)

@@ -10,66 +10,18 @@
 #include <time.h>
 #include <unistd.h>
 
-static inline int64_t now_ns(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
-static inline void sleep_until(int64_t t)
-{
-	struct timespec ts = { t / 1000000000, t % 1000000000 };
-
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL))
-		;
-}
-
-static inline void spin_until(int64_t t)
-{
-	while (now_ns(CLOCK_MONOTONIC) < t)
-		;
-}
+#include "rswork.h"
 
 /*
- * A tick edge: CLOCK_MONOTONIC_COARSE only advances when a CPU's tick
- * updates the timekeeping, and every CPU's tick is on the same grid (no
- * skew_tick).  Spin until it moves; the fine clock then is just after a
- * tick, late by the time the interrupt took to get there.
+ * The clocks and the tick grid are the workloads' shared source,
+ * userspace/lib/rswork.c, which randstat verify runs too.
  */
-static inline int64_t next_tick_edge(void)
-{
-	int64_t c = now_ns(CLOCK_MONOTONIC_COARSE);
-
-	while (now_ns(CLOCK_MONOTONIC_COARSE) == c)
-		;
-	return now_ns(CLOCK_MONOTONIC);
-}
-
-/*
- * The tick grid, as a program can learn it: the tick is a periodic
- * hrtimer (TICK_NSEC apart, in CLOCK_MONOTONIC), so the phase is fixed;
- * each edge seen is late by a variable amount, so watch EDGES edges and
- * keep the earliest phase.  Returns a time just after a tick.
- */
+static inline int64_t now_ns(clockid_t clk) { return rs_now_ns(clk); }
+static inline void sleep_until(int64_t t) { rs_sleep_until(t); }
+static inline void spin_until(int64_t t) { rs_spin_until(t); }
 static inline int64_t tick_grid(int64_t tick, int edges)
 {
-	int64_t first = next_tick_edge(), best = 0, off;
-	int i;
-
-	for (i = 1; i < edges; i++) {
-		/* the offset from the first edge, in (-tick/2, tick/2] */
-		off = (next_tick_edge() - first) % tick;
-		if (off > tick / 2)
-			off -= tick;
-		if (off < best)
-			best = off;
-	}
-	first += best;
-	while (first < now_ns(CLOCK_MONOTONIC))
-		first += tick;
-	return first;
+	return rs_tick_grid(tick, edges);
 }
 
 /* Where the measured part starts: CPU time, wall time, the task's ticks. */

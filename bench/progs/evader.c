@@ -25,8 +25,8 @@ int main(int argc, char **argv)
 	long tick = arg(argc, argv, 1, 4000) * 1000;
 	long margin = arg(argc, argv, 2, 500) * 1000;
 	long secs = arg(argc, argv, 3, 5);
-	int64_t end, t, s0, spin = 0;
-	long cycles = 0;
+	int64_t end, t, spin;
+	long cycles;
 	struct mark m;
 
 	if (argc < 4 || tick <= 0 || margin <= 0 || margin >= tick || secs <= 0) {
@@ -37,17 +37,7 @@ int main(int argc, char **argv)
 	sleep_until(t + margin / 4);
 	m = mark_now();
 	end = m.wall + secs * 1000000000L;
-	while (now_ns(CLOCK_MONOTONIC) < end) {
-		/* after a tick: compute until the margin... */
-		s0 = now_ns(CLOCK_MONOTONIC);
-		spin_until(t + tick - margin);
-		if (t + tick - margin > s0)
-			spin += t + tick - margin - s0;
-		cycles++;
-		/* ...then sleep across the tick, waking just after it. */
-		t += tick;
-		sleep_until(t + margin / 4);
-	}
+	cycles = rs_evade(t, tick, margin, end, &spin);	/* userspace/lib/rswork.c */
 	printf("evader cycles %ld spin_ns %lld tick_ns %ld\n", cycles,
 	       (long long)spin, tick);
 	report("evader", m);

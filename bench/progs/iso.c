@@ -18,7 +18,7 @@ int main(int argc, char **argv)
 	long job = arg(argc, argv, 2, 2000) * 1000;
 	long secs = arg(argc, argv, 3, 5);
 	long phase = arg(argc, argv, 4, -1);
-	int64_t start, t, end;
+	int64_t start, end;
 	struct mark m;
 
 	if (argc < 4 || job <= 0 || job > period || secs <= 0) {
@@ -30,10 +30,7 @@ int main(int argc, char **argv)
 	sleep_until(start);
 	m = mark_now();
 	end = start + secs * 1000000000L;
-	for (t = start; t < end; t += period) {
-		sleep_until(t);
-		spin_until(t + job);
-	}
+	rs_jobs(start, period, job, end);	/* userspace/lib/rswork.c */
 	report("iso", m);
 	return 0;
 }

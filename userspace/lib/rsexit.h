@@ -13,6 +13,11 @@
  *   5  any other failure: not permitted (needs root), out of memory, a
  *      mount that failed; randstat-fs-mount status: not randstat-fs's
  *
+ * randstat verify has its own, for a verdict: 0 every workload passed,
+ * 1 a workload failed, 2 a bad argument, 3 the module is not loaded,
+ * 4 the output could not be written, 5 another failure (a busy or
+ * nohz_full CPU, not permitted, a workload that could not be judged).
+ *
  * randstat exec runs a command and exits with its status; its own
  * failures are therefore 125 (its usage errors too), 126 (the command
  * could not be run) and 127 (not found), as env(1) and timeout(1) do.

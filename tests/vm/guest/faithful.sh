@@ -236,6 +236,23 @@ ev_k=$(stat_busy)
 result $? "evader $EV_TICK 500 ($FS s): it evades (tick $EV_TICK us = 1/HZ, HZ $HZ; $ev_cr cycles/s; spins $ev_sp of its CPU time; own $ev_q, tick busy $ev_k < own/2)"
 judge_wl "evader $EV_TICK 500 ($FS s)"
 
+# --- randstat verify, on the clock that does not lie -------------------------
+# The user's command (userspace/verify/) judges its own workloads against
+# their exact runtime with 4 sigma plus its stated allowance (rsvjudge.h).
+# Here, where no timer comes late, every verdict must be PASS; on plain
+# TCG the verify suite reports its verdicts beside, not judged.
+/progs/randstat verify --cpu 0 --json >/tmp/v.json 2>/tmp/v.err
+rc=$?
+show_file /tmp/v.err
+show_file /tmp/v.json
+n_pass=0
+for w in spin after-tick in-phase evader; do
+	grep -q "{\"name\":\"$w\",\"verdict\":\"PASS\"," /tmp/v.json &&
+		n_pass=$((n_pass + 1))
+done
+[ "$rc" -eq 0 ] && [ "$n_pass" -eq 4 ]
+result $? "randstat verify --cpu 0 --json: exit 0, spin, after-tick, in-phase and evader PASS ($n_pass of 4; exit $rc)"
+
 diag "guest uptime at the end: $(cut -d' ' -f1 /proc/uptime) s"
 dmesg_clean "dmesg: no WARNING, BUG, Oops or lockdep report"
 ktap_end

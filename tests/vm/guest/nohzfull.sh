@@ -159,5 +159,13 @@ awk '{ r = ($3 - $4) / $4; if (r < 0) r = -r
 	END { exit !(n > 0 && !bad) }' "$RS_WALLLOG"
 result $? "per CPU, randstat's classes add up to wall time within 2%"
 
+# randstat verify refuses a nohz_full CPU (randstat serves it exactly:
+# there is no sampler to judge), before it runs anything.
+/progs/randstat verify --cpu 1 >/tmp/v.out 2>/tmp/v.err
+rc=$?
+[ "$rc" -eq 5 ] && [ ! -s /tmp/v.out ] &&
+	grep -q 'cpu1 is nohz_full: randstat serves it exactly' /tmp/v.err
+ok_or_show $? "randstat verify --cpu 1 (nohz_full): refused, exit 5, says why" /tmp/v.err
+
 dmesg_clean "dmesg: no WARNING, BUG, Oops or lockdep report"
 ktap_end

@@ -275,6 +275,17 @@ fetch_image() {
 		touch "$out/image/.complete"
 }
 
+# use_chroot BASE: root and where for release BASE's debootstrap chroot,
+# made if missing; if it cannot be, says so (for the row $rel) and
+# returns 1.
+use_chroot() {
+	root=$cache/chroot-$1
+	where=chroot
+	ensure_chroot "$1" && return 0
+	echo "matrix: $rel: FAILED to create the chroot (see $cache/chroot-$1.log)"
+	return 1
+}
+
 failed=0
 for rel in $releases; do
 	arch=amd64
@@ -288,13 +299,7 @@ for rel in $releases; do
 			root=""
 			where=host
 		else
-			root=$cache/chroot-$base
-			where=chroot
-			if ! ensure_chroot "$base"; then
-				echo "matrix: $rel: FAILED to create the chroot (see $cache/chroot-$base.log)"
-				failed=1
-				continue
-			fi
+			use_chroot "$base" || { failed=1; continue; }
 			amd=$(newest_headers "$root") || amd=
 		fi
 		kver=${amd##*/linux-headers-}
@@ -327,13 +332,7 @@ for rel in $releases; do
 		root=""
 		where=host
 	else
-		root=$cache/chroot-$rel
-		where=chroot
-		if ! ensure_chroot "$rel"; then
-			echo "matrix: $rel: FAILED to create the chroot (see $cache/chroot-$rel.log)"
-			failed=1
-			continue
-		fi
+		use_chroot "$rel" || { failed=1; continue; }
 		if ! hdr=$(newest_headers "$root"); then
 			echo "matrix: $rel: FAILED, no linux-headers-*-amd64 in $root"
 			failed=1

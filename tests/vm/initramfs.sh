@@ -189,8 +189,12 @@ unpacked_dirs=$(unpacked_dir sysstat; unpacked_dir prometheus) || true
 for f in /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
 	/usr/lib/sysstat/sadc /usr/bin/fusermount3 /usr/bin/prometheus-node-exporter; do
 	from=$f
+	# sysstat's sar is sar.sysstat in its package, /usr/bin/sar an
+	# alternative that only its postinst makes (dpkg-deb -x does not).
 	for d in $unpacked_dirs; do
-		if [ -x "$d$f" ]; then from=$d$f; fi
+		for c in "$d$f" "$d$f.sysstat"; do
+			if [ -x "$c" ]; then from=$c; break; fi
+		done
 	done
 	if [ -x "$from" ]; then copy_dyn "$from" "$f"; fi
 done

@@ -108,7 +108,9 @@ FAITH_PROG='END {
 	p = 1 - share(c, "idle") - share(c, "iowait"); q = own / w
 	k = 0; split("user nice system irq softirq steal", b)
 	for (i = 1; i <= 6; i++) k += sshare(c, b[i])
-	n = nsamp(c); f = sf(c)
+	# f, the sampled part, is the module'"'"'s word: taken at most 1, so
+	# that it can only narrow sigma below the plain binomial one
+	n = nsamp(c); f = sf(c); if (f > 1) f = 1
 	# sigma for the truth q; an idle run (q = 0) takes the harness
 	# term as its q
 	qs = q > hms * 1e6 / w ? q : hms * 1e6 / w

@@ -125,7 +125,7 @@ st=$?
 [ $st -eq 0 ] && grep -q '^Usage: randstat top \[-t\] \[-p PID\[,PID...\]\] \[-n N\] \[--rows N\] \[--json\]$' /tmp/out
 ok_or_show $? "top --help: exit 0, the usage" /tmp/out
 for c in "-x|unknown option or missing argument: -x" "-n|unknown option or missing argument: -n" \
-	"-n 0 1|-n takes a whole number above 0: '0'" "0|INTERVAL must be a number of seconds above 0: '0'" \
+	"-n 0 1|-n takes a whole number above 0: '0'" "0|INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '0'" \
 	"1 0|COUNT must be a whole number above 0: '0'" "1 2 3|too many arguments: 3" \
 	"--json=1|unknown option or missing argument: --json=1" \
 	"--rows 0|--rows takes a whole number above 0: '0'" "-n 2 1 2|give -n or COUNT, not both" \

@@ -112,7 +112,8 @@ ftrace_run() {
 # the run.  Tolerance 4 sd.
 ftrace_run spin spin taskset -c 1 /progs/spin "$SECS"
 ev_judge "ftrace, user spin on cpu1" /tmp/ft.spin -v comm=spin -v pid="$wpid" -v pin=1 \
-	-v cls=user -v cpu_ns="$(wlval cpu_ns)" -v wall_ns="$(wlval wall_ns)" -v mean_ns="$MEAN"
+	-v cls=user -v cpu_ns="$(wlval cpu_ns)" -v wall_ns="$(wlval wall_ns)" -v mean_ns="$MEAN" \
+		-v proc_cpu_ns="$(wlval proc_cpu_ns)"
 # system: 64 KiB reads of /dev/zero, the kernel's time in the syscall's
 # body with interrupts on (main.sh says why not getppid()): at least half
 # system, and user + system at least 90%.
@@ -186,7 +187,8 @@ if tool trace-cmd trace-cmd; then
 	[ "$_st" -eq 0 ] || sed 's/^/# trace-cmd: /' /tmp/tc.err | head -n 20
 	diag "trace-cmd report: $(grep -m 1 'comm=spin ' /tmp/tc.txt | sed 's/^ *//')"
 	ev_judge "trace-cmd report, user spin on cpu1" /tmp/tc.txt -v comm=spin -v pin=1 \
-		-v cls=user -v cpu_ns="$(wlval cpu_ns)" -v wall_ns="$(wlval wall_ns)" -v mean_ns="$MEAN"
+		-v cls=user -v cpu_ns="$(wlval cpu_ns)" -v wall_ns="$(wlval wall_ns)" -v mean_ns="$MEAN" \
+		-v proc_cpu_ns="$(wlval proc_cpu_ns)"
 else
 	result 1 "trace-cmd record -e randstat:sample: trace-cmd in the guest"
 fi

@@ -168,7 +168,27 @@ kernel_default() {
 	kdir=$(headers_for "$kver") || { echo "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"; return 1; }
 	make -s -C "$repo" module KDIR="$kdir" >&2 || { echo "building the module failed"; return 1; }
 	ko=$repo/module/randstat.ko
-	check_vermagic "$ko" "$kver"
+	check_vermagic "$ko" "$kver" || return 1
+	plant_kos "$kdir"
+}
+
+# plant_kos KDIR: for the faithful suite, the module with each of
+# tests/verify/plant-*.patch (a planted defect randstat verify must
+# fail, with the workloads it must name), in RANDSTAT_EXTRA_KO_DIR (the
+# guest's /ko).  Not when the caller gave its own (tests/rearm-planted.sh).
+plant_kos() {
+	local kdir=$1 p name bko kodir=$out/plant-ko
+	case " $suites " in *" faithful "*) ;; *) return 0 ;; esac
+	[ -z "${RANDSTAT_EXTRA_KO_DIR:-}" ] || return 0
+	rm -rf "$kodir"
+	mkdir -p "$kodir"
+	for p in "$repo"/tests/verify/plant-*.patch; do
+		name=$(basename "$p" .patch)
+		bko=$(build_ko "$kdir" "$out/build-$name" "$p") || { echo "$bko"; return 1; }
+		cp "$bko" "$kodir/$name.ko"
+		sed -n '1s/^expect: //p' "$p" >"$kodir/$name.expect"
+	done
+	kernel_env+=(RANDSTAT_EXTRA_KO_DIR="$kodir")
 }
 
 # newest_rt: the PREEMPT_RT kernel linux-headers-rt-amd64 is for.

@@ -318,6 +318,39 @@ done
 [ "$rc" -eq 0 ] && [ "$n_pass" -eq 4 ]
 result $? "randstat verify --cpu 0 --json: exit 0, spin, after-tick, in-phase and evader PASS ($n_pass of 4; exit $rc)"
 
+# --- randstat verify against planted defects ----------------------------------
+# Each /ko/plant-NAME.ko (tests/verify/plant-NAME.patch, built by run.sh)
+# is randstat with one deliberate accounting defect; its .expect names the
+# workloads verify must fail.  On this clock, where the real module passes
+# every verdict above, verify must exit 1 and name each of them FAIL.
+# (run.sh always builds them for this suite: none found is a failure.)
+np=0
+for ko in /ko/plant-*.ko; do
+	[ -f "$ko" ] || continue
+	np=$((np + 1))
+	what=$(basename "$ko" .ko)
+	want=$(cat "/ko/$what.expect")
+	rmmod randstat
+	insmod "$ko"
+	st=$?
+	/progs/randstat verify --cpu 0 --json >/tmp/v.json 2>/tmp/v.err
+	rc=$?
+	show_file /tmp/v.err
+	show_file /tmp/v.json
+	named=0 nwant=0
+	for w in $want; do
+		nwant=$((nwant + 1))
+		grep -q "{\"name\":\"$w\",\"verdict\":\"FAIL\"," /tmp/v.json &&
+			grep -q "$w" /tmp/v.err && named=$((named + 1))
+	done
+	rmmod randstat
+	[ $st -eq 0 ] && [ "$rc" -eq 1 ] && [ "$nwant" -gt 0 ] && [ "$named" -eq "$nwant" ]
+	result $? "$what: randstat verify exits 1 ($rc) and names $want FAIL ($named of $nwant)"
+done
+[ "$np" -gt 0 ]
+result $? "planted defects found in /ko: $np"
+insmod /randstat.ko
+
 diag "guest uptime at the end: $(cut -d' ' -f1 /proc/uptime) s"
 dmesg_clean "dmesg: no WARNING, BUG, Oops or lockdep report"
 ktap_end

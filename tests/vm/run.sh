@@ -412,8 +412,8 @@ run_suites() {
 		# host), the jobs' wake-ups slid off their phase and verify
 		# judged two or three of its four workloads "not judged";
 		# single-threaded, the sampler was 110 us late and all four
-		# were judged.
-		verify) extra="idle=poll"
+		# were judged.  make demo runs it too, in the same guest.
+		verify|demo) extra="idle=poll"
 			tcg=single ;;
 		judged) extra="nohz_full=1 idle=poll randstat_tcg=$tcg" ;;
 		# The trace check's kprobe and events, enabled at boot: toggling

@@ -33,7 +33,7 @@ cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
 	echo "    (apt-get download and dpkg-deb -x: no boot entry, nothing in /boot)"
 	echo "  - build the module and the tools in $repo"
 	echo "  - boot that kernel in QEMU, an ordinary process (no KVM needed), and show"
-	echo "    its results: about a minute and a half once the packages are there"
+	echo "    its results: about a minute once the packages are there"
 	echo "  It starts no service and leaves nothing running."
 } >&2
 if [ -n "$missing" ] && [ -t 0 ] && [ "$(id -u)" -eq 0 ]; then

@@ -124,6 +124,7 @@ known=$(cat <<'EOF'
 ^(sudo )?randstat top( [0-9]+)?$	the vm suite (top)
 ^(sudo )?randstat cgroup( [0-9]+)?$	the vm suite (cgroup)
 ^(sudo )?randstat exec( -- top)?$	the vm suite (fuse)
+^randstat verify$	the vm suite (verify; faithful judges its verdicts) and make demo
 ^man userspace/randstat\.1$	the style suite (man pages render)
 ^sudo mokutil --import /var/lib/dkms/mok\.pub$	not testable here (Secure Boot firmware)
 ^/usr/src/linux-headers-.*/scripts/sign-file 	not testable here (an enrolled key)

@@ -77,6 +77,15 @@ show_file /tmp/v.txt
 	grep -qE '^(spin|evader) .* (PASS|FAIL|not judged.*)$' /tmp/v.txt
 ok_or_show $? "randstat verify --seconds 15 (text): the table and its verdicts (exit $rc)" /tmp/v.txt
 
+# No root needed (admin-guide.rst): the same run as uid 65534, shorter.
+/progs/runas -u 65534 "$RS" verify --seconds 10 --json >/tmp/v.user 2>/tmp/v.err
+rc=$?
+show_file /tmp/v.err
+{ [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ] || [ "$rc" -eq 5 ]; } &&
+	grep -q '^{"version":2,"tool":"randstat verify",' /tmp/v.user &&
+	grep -q '{"name":"spin","verdict":"[A-Z]' /tmp/v.user
+ok_or_show $? "as uid 65534 (no root): --seconds 10 --json ran to its verdicts (exit $rc)" /tmp/v.user
+
 # children SIGNAL: randstat verify stopped by SIGNAL 6 s in, in its
 # second window (the spin: the 0.5 s check and the 3.8 s idle stretch
 # are over); no process of its left behind (the workload is a fork of

@@ -31,6 +31,7 @@
 #include "rscg.h"
 #include "rscg.skel.h"
 #include "rsexit.h"
+#include "rsparse.h"
 
 #define PROG "randstat cgroup"
 #define PROC_RANDSTAT "/proc/randstat_detail"
@@ -822,12 +823,9 @@ static int parse_args(int argc, char **argv, struct opts *o)
 	if (o->prom && !top_given)
 		o->top = 100;
 	if (optind < argc) {
-		char *e;
-
-		errno = 0;
-		o->interval = strtod(argv[optind], &e);
-		if (errno || e == argv[optind] || *e || !(o->interval > 0) || o->interval > 86400)
-			return usage_err("INTERVAL must be a number of seconds above 0: '%s'", argv[optind]);
+		/* the reader's rule (lib/rsparse.c), not a looser one of its own */
+		if (!rs_parse_interval(argv[optind], &o->interval))
+			return usage_err("INTERVAL must be " RS_INTERVAL_RULE ": '%s'", argv[optind]);
 		optind++;
 	}
 	if (optind < argc) {

@@ -475,7 +475,14 @@ static void t_args(void)
 	EXPECT(run("-n 0", out, sizeof(out)) == 1);
 	EXPECT_HAS(out, "-n takes a whole number above 0: '0'");
 	EXPECT(run("0", out, sizeof(out)) == 1);
-	EXPECT_HAS(out, "INTERVAL must be a number of seconds above 0: '0'");
+	EXPECT_HAS(out, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '0'");
+	/* the reader's rule: what strtod took before is refused */
+	EXPECT(run("0x10", out, sizeof(out)) == 1);
+	EXPECT_HAS(out, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '0x10'");
+	EXPECT(run("1e-7", out, sizeof(out)) == 1);
+	EXPECT_HAS(out, "INTERVAL must be a plain decimal number of seconds from 0.01 to 31622400 (a year), such as 2 or 0.5: '1e-7'");
+	EXPECT(run("0.001", out, sizeof(out)) == 1);
+	EXPECT_HAS(out, "'0.001'");
 	EXPECT(run("1 0", out, sizeof(out)) == 1);
 	EXPECT_HAS(out, "COUNT must be a whole number above 0: '0'");
 	EXPECT(run("1 2 3", out, sizeof(out)) == 1);

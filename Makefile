@@ -9,6 +9,9 @@
 #   make check           run every test suite (see tests/check.sh)
 #   make matrix          build against Debian's 6.1, 6.12 and 7.2 kernels
 #   make bench           the benchmark (bench/)
+#   make mutate          the accounting mutants (tests/mutants/list), each
+#                        against the suite that must kill it; MUTANTS=name
+#                        runs one (tests/mutate.sh)
 #   make C=1 / W=1       sparse / extra warnings, passed through to Kbuild
 #   make module ARCH=arm64   the module for Debian's arm64 kernel, cross-
 #                        built (aarch64-linux-gnu-gcc) against the headers
@@ -86,7 +89,7 @@ DIST ?= dist
 DKMS_KERNELS ?= $(patsubst /lib/modules/%/build/Makefile,%, \
 	$(wildcard /lib/modules/*/build/Makefile))
 
-.PHONY: all module userspace check matrix bench demo clean \
+.PHONY: all module userspace check matrix bench mutate demo clean \
 	install uninstall dkms-src dkms-install dkms-uninstall deb arm64-headers
 all: module userspace
 
@@ -134,6 +137,9 @@ matrix:
 
 bench:
 	bash bench/run.sh
+
+mutate:
+	MUTANTS="$(MUTANTS)" bash tests/mutate.sh
 
 # The module's release (its vermagic) must be KRELEASE, and, installed on
 # this system (no DESTDIR), the running kernel's unless asked.

@@ -258,6 +258,33 @@ static void estimate_by_hand_test(struct kunit *test)
 }
 
 /*
+ * A CPU that stops sampling at an idle entry charges the span since its
+ * last sample as sampled time (randstat_charge_span()): the samples
+ * before it cover it.  By hand: 1 user and 1 idle sample over 4 ms, then
+ * a 2 ms span: 6 ms elapsed and sampled, shared 3 ms and 3 ms.
+ */
+static void charge_span_test(struct kunit *test)
+{
+	struct randstat_counters c = { };
+	u64 ns[RS_NR_CLASSES] = { 0 }, after[RS_NR_CLASSES] = { 0 };
+
+	randstat_charge(&c, RS_USER, 1, 3000000, 0);
+	randstat_charge(&c, RS_IDLE, 1, 1000000, 0);
+	randstat_estimate(&c, ns);
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 2000000ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2000000ULL);
+
+	randstat_charge_span(&c, 2000000);
+	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 6000000ULL);
+	KUNIT_EXPECT_EQ(test, c.sampled_ns, 6000000ULL);
+	KUNIT_EXPECT_EQ(test, randstat_total_samples(&c), 2ULL);
+	randstat_estimate(&c, after);
+	KUNIT_EXPECT_EQ(test, after[RS_USER], 3000000ULL);
+	KUNIT_EXPECT_EQ(test, after[RS_IDLE], 3000000ULL);
+	KUNIT_EXPECT_EQ(test, time_sum(after), 6000000ULL);
+}
+
+/*
  * Counters behind the times shown (a reader looked at a dormant CPU a
  * little ahead of what it then charged): nothing falls and nothing is
  * added until they catch up.  After a reset, the caller zeroes the times
@@ -514,6 +541,7 @@ static struct kunit_case randstat_estimator_cases[] = {
 #endif
 	KUNIT_CASE(charge_limits_test),
 	KUNIT_CASE(estimate_by_hand_test),
+	KUNIT_CASE(charge_span_test),
 	KUNIT_CASE(estimate_behind_test),
 	KUNIT_CASE(pasta_test),
 	KUNIT_CASE(hist_test),

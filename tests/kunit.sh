@@ -14,7 +14,10 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/ksrc.sh
 . "$repo/tests/ksrc.sh"
 ksrc_prepare "$repo" kunit || exit 2
-build=$cache/kunit-build-$ksrc_name
+# RANDSTAT_KUNIT_BUILD: another build directory (tests/mutate.sh: its
+# mutants' objects must never be taken for the tree's, whose sources are
+# older than them).
+build=${RANDSTAT_KUNIT_BUILD:-$cache/kunit-build-$ksrc_name}
 
 cd "$ksrc"
 status=0

@@ -177,12 +177,21 @@ kernel_default() {
 # fail, with the workloads it must name), in RANDSTAT_EXTRA_KO_DIR (the
 # guest's /ko).  Not when the caller gave its own (tests/rearm-planted.sh).
 plant_kos() {
-	local kdir=$1 p name bko kodir=$out/plant-ko
 	case " $suites " in *" faithful "*) ;; *) return 0 ;; esac
 	[ -z "${RANDSTAT_EXTRA_KO_DIR:-}" ] || return 0
+	patched_kos "$1" "$out/plant-ko" "$repo"/tests/verify/plant-*.patch
+}
+
+# patched_kos KDIR KODIR PATCH...: the module built against KDIR with
+# each PATCH, as KODIR/NAME.ko, and the patch's "expect:" line as
+# KODIR/NAME.expect (what must report or fail on it); KODIR becomes
+# RANDSTAT_EXTRA_KO_DIR, the guest's /ko.
+patched_kos() {
+	local kdir=$1 kodir=$2 p name bko
+	shift 2
 	rm -rf "$kodir"
 	mkdir -p "$kodir"
-	for p in "$repo"/tests/verify/plant-*.patch; do
+	for p in "$@"; do
 		name=$(basename "$p" .patch)
 		bko=$(build_ko "$kdir" "$out/build-$name" "$p") || { echo "$bko"; return 1; }
 		cp "$bko" "$kodir/$name.ko"
@@ -249,7 +258,7 @@ build_ko() {
 # no disk and load no modules at boot (kernel_env), and are told the
 # TSC's rate (tests/debug/tsckhz.c says why).
 kernel_debug() {
-	local kdir p name bko kodir
+	local kdir
 	kdir=$(bash "$repo/tests/debugkernel.sh") || { echo "tests/debugkernel.sh failed"; return 1; }
 	KERNEL=$kdir/arch/x86/boot/bzImage
 	kver=$(cat "$kdir/include/config/kernel.release")
@@ -266,16 +275,7 @@ kernel_debug() {
 	gcc -O2 -o "$out/tsckhz" "$repo/tests/debug/tsckhz.c" ||
 		{ echo "building tests/debug/tsckhz.c failed"; return 1; }
 	debug_tsc_khz=$("$out/tsckhz")
-	kodir=$out/break-ko
-	kernel_env+=(RANDSTAT_EXTRA_KO_DIR="$kodir")
-	rm -rf "$kodir"
-	mkdir -p "$kodir"
-	for p in "$repo"/tests/debug/break-*.patch; do
-		name=$(basename "$p" .patch)
-		bko=$(build_ko "$kdir" "$out/build-$name" "$p") || { echo "$bko"; return 1; }
-		cp "$bko" "$kodir/$name.ko"
-		sed -n '1s/^expect: //p' "$p" >"$kodir/$name.expect"
-	done
+	patched_kos "$kdir" "$out/break-ko" "$repo"/tests/debug/break-*.patch || return 1
 	check_vermagic "$ko" "$kver"
 }
 

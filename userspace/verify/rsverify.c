@@ -99,18 +99,26 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
+/* "randstat verify: " FMT on stderr, then @tail; returns @ret */
+static int say(int ret, const char *tail, const char *fmt, va_list ap)
+{
+	fputs(WHO ": ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputs(tail, stderr);
+	return ret;
+}
+
 static int usage_error(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 static int usage_error(const char *fmt, ...)
 {
 	va_list ap;
+	int ret;
 
-	fputs(WHO ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ret = say(V_USAGE, "\nTry 'randstat verify --help'.\n", fmt, ap);
 	va_end(ap);
-	fputs("\nTry 'randstat verify --help'.\n", stderr);
-	return V_USAGE;
+	return ret;
 }
 
 static int failure(const char *fmt, ...)
@@ -118,13 +126,12 @@ static int failure(const char *fmt, ...)
 static int failure(const char *fmt, ...)
 {
 	va_list ap;
+	int ret;
 
-	fputs(WHO ": ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ret = say(V_OTHER, "\n", fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
-	return V_OTHER;
+	return ret;
 }
 
 /* --- the CPUs --------------------------------------------------------- */

@@ -99,7 +99,7 @@ elif [ "${RANDSTAT_LIVE:-0}" = 1 ]; then
 	# Show what the suite prints as it prints it (make demo).
 	timeout --kill-after=10 "$limit" "${qemu[@]}" </dev/null 2>&1 |
 		tee "$log" | tr -d '\r' | sed -u -n \
-		'/^RANDSTAT-KTAP-BEGIN/,/^RANDSTAT-KTAP-END/{/^RANDSTAT-KTAP-/!p}' >&2 ||
+		'/^RANDSTAT-KTAP-BEGIN/,/^RANDSTAT-KTAP-END/{/^RANDSTAT-KTAP-\|^KTAP version\|^1\.\.[0-9]*$/!p}' >&2 ||
 		status=$?
 else
 	timeout --kill-after=10 "$limit" "${qemu[@]}" \

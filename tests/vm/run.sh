@@ -336,24 +336,83 @@ fail() {
 	} >>"$body"
 }
 
-# suite_complete NAME KTAP LOG: the checks that a finished guest's suite
-# did not end early or empty: a failing test of this script's for each
-# of: its script's exit status (init prints it at RANDSTAT-KTAP-END) is
-# not 0; it printed no test; its plan is missing or is not the count of
-# tests it printed.
+# suite_complete NAME KTAP LOG FINISHED: the checks that a guest's suite
+# did not end early or empty.  Its plan comes first (ktap_begin N in
+# tests/vm/guest/lib.sh), before any test, so each test it never printed
+# is a failing test here, whether its script stopped, exited early or the
+# guest died.  Also failing: no plan, or a plan after a test; more tests
+# than the plan; and, for a guest that ran to its end (FINISHED 1), its
+# script's exit status (init prints it at RANDSTAT-KTAP-END) not 0.
 suite_complete() {
-	local name=$1 ktap=$2 log=$3 status plan ran
-	status=$(tr -d '\r' <"$log" | sed -n 's/^RANDSTAT-KTAP-END .* status \([0-9]*\)$/\1/p' | tail -n 1)
-	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$ktap" | tail -n 1)
+	local name=$1 ktap=$2 log=$3 finished=$4 status plan ran first i
+	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$ktap" | head -n 1)
+	first=$(grep -nE '^(1\.\.[0-9]+|(not )?ok )' "$ktap" | head -n 1)
 	ran=$(grep -cE '^(not )?ok ' "$ktap") || true
-	[ "${status:-?}" = 0 ] ||
-		fail "$name: its script ran to its end (exit status ${status:-unknown})"
-	[ "$ran" -gt 0 ] || fail "$name: it printed a test"
-	if [ -z "$plan" ]; then
-		fail "$name: it printed its plan"
-	elif [ "$plan" -ne "$ran" ]; then
-		fail "$name: its plan is the tests it printed (plan $plan, printed $ran)"
+	if [ "$finished" -eq 1 ]; then
+		status=$(tr -d '\r' <"$log" | sed -n 's/^RANDSTAT-KTAP-END .* status \([0-9]*\)$/\1/p' | tail -n 1)
+		[ "${status:-?}" = 0 ] ||
+			fail "$name: its script ran to its end (exit status ${status:-unknown})"
 	fi
+	if [ -z "$first" ]; then
+		fail "$name: it printed its plan"
+		return 0
+	elif ! [[ $first =~ ^[0-9]+:1\.\.[0-9]+$ ]]; then
+		fail "$name: its plan came before its first test"
+		return 0
+	fi
+	[ "$plan" -gt 0 ] || fail "$name: its plan counts a test"
+	[ "$ran" -le "$plan" ] ||
+		fail "$name: it printed no more tests than its plan (plan $plan, printed $ran)"
+	for ((i = ran + 1; i <= plan; i++)); do
+		fail "$name: test $i of its $plan (the suite ended after $ran)"
+	done
+}
+
+# pass NAME: a passing test of this script's own.
+pass() {
+	n=$((n + 1))
+	echo "ok $n $1" >>"$body"
+}
+
+# selftest_score BODY KTAP LOG FINISHED: the failing tests suite_complete
+# scores for KTAP and LOG, its lines into BODY.  Its counters are this
+# function's locals (bash scopes them dynamically: fail() counts into
+# them), so the run's own stay as they were.
+selftest_score() {
+	local n=0 failed=0 body=$1
+	: >"$body"
+	suite_complete t "$2" "$3" "$4"
+	echo "$failed"
+}
+
+# selftest_complete: suite_complete's own tests, before any guest boots.
+# Each case is a suite's KTAP and console as a guest would leave them, and
+# the failing tests suite_complete must score for it.  The first is the
+# cgroup suite's when its static randstat-cgroup is missing: its plan
+# (read from cgroup.sh), no test, exit status 1.
+selftest_complete() {
+	local d=$out/selftest cg got want what kt lg fin
+	mkdir -p "$d"
+	cg=$(sed -n 's/^ktap_begin \([0-9]*\)$/\1/p' "$here/guest/cgroup.sh")
+	while IFS='|' read -r want fin kt lg what; do
+		printf '%b' "$kt" >"$d/ktap"
+		printf '%b' "$lg" >"$d/log"
+		got=$(selftest_score "$d/body" "$d/ktap" "$d/log" "$fin")
+		if [ "$got" = "$want" ]; then
+			pass "runner: $what: failing tests $want"
+		else
+			fail "runner: $what: failing tests $want" "suite_complete scored $got" \
+				"$(sed 's/^/  /' "$d/body")"
+		fi
+	done <<-EOF2
+	$((cg + 1))|1|KTAP version 1\\n1..$cg\\n# no /progs/randstat-cgroup in the guest\\n|RANDSTAT-KTAP-END cgroup status 1\\n|the cgroup suite without its static randstat-cgroup (plan $cg, no test, exit 1)
+	17|0|KTAP version 1\\n1..20\\nok 1 a\\nok 2 b\\nnot ok 3 c\\n||a guest that died after 3 tests of 20 (one failed: the runner scores it when it renumbers)
+	0|1|KTAP version 1\\n1..2\\nok 1 a\\nok 2 b\\n|RANDSTAT-KTAP-END t status 0\\n|a suite that printed its plan and every test, exit 0
+	1|1|KTAP version 1\\n1..2\\nok 1 a\\nok 2 b\\n|RANDSTAT-KTAP-END t status 2\\n|a suite that printed every test and exited 2
+	1|1|KTAP version 1\\nok 1 a\\nok 2 b\\n1..2\\n|RANDSTAT-KTAP-END t status 0\\n|a plan after the tests
+	1|1|KTAP version 1\\nok 1 a\\n|RANDSTAT-KTAP-END t status 0\\n|no plan
+	1|1|KTAP version 1\\n1..1\\nok 1 a\\nok 2 b\\n|RANDSTAT-KTAP-END t status 0\\n|more tests than the plan
+	EOF2
 }
 
 # run_suites PREFIX: boot each suite on KERNEL with MODDIR and ko.
@@ -485,12 +544,9 @@ run_suites() {
 			*)	echo "# $line" ;;
 			esac
 		done < <(cat "$out/$name.ktap" ${host:+"$host"}) >>"$body"
-		# A suite must not pass by stopping: its script ran to its end
-		# (status 0: ktap_end is its last word), printed a test, and
-		# printed its plan, which counts what it ran.
-		if [ "$finished" -eq 1 ]; then
-			suite_complete "${pre:+$pre: }$s" "$out/$name.ktap" "$out/$name.log"
-		fi
+		# A suite must not pass by stopping: every test its plan
+		# promised was printed, and its script ran to its end.
+		suite_complete "${pre:+$pre: }$s" "$out/$name.ktap" "$out/$name.log" "$finished"
 		n=$((n + 1))
 		if [ "$finished" -eq 1 ]; then
 			echo "ok $n ${pre:+$pre: }$s: guest ran to the end ($((SECONDS - start)) s)" >>"$body"
@@ -505,6 +561,7 @@ run_suites() {
 	done
 }
 
+selftest_complete
 if [ -z "${KERNELS:-}" ]; then
 	# Not in a subshell: it sets KERNEL, MODDIR, kver and ko.
 	kernel_default >"$out/kernel.why" || die "$(cat "$out/kernel.why")"

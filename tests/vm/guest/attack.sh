@@ -45,7 +45,7 @@
 # weakness.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 12
 grep -q 'nohz_full=1' /proc/cmdline
 result $? "booted with nohz_full=1 (cpu1 by vtime)"
 ASECS=${randstat_attack_secs:-240}

@@ -29,7 +29,7 @@
 # shellcheck source=/dev/null
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 3
 RC=/progs/randstat-cgroup
 CG=/sys/fs/cgroup
 J=$CG_JSON_AWK

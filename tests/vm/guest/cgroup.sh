@@ -36,7 +36,7 @@
 # shellcheck source=/dev/null
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 20
 RC=/progs/randstat-cgroup
 CG=/sys/fs/cgroup
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus

@@ -10,6 +10,7 @@
 
 secs=${randstat_secs:-4}
 fail=0
+ktap_begin 1
 
 # ok COND MESSAGE: count a failed expectation.
 ok() {

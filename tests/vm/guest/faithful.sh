@@ -57,7 +57,8 @@
 # something else.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+# The plan: 27 tests, and one per planted module in /ko.
+ktap_begin "$((27 + $(find /ko -name 'plant-*.ko' 2>/dev/null | wc -l)))"
 FS=${randstat_faithful_secs:-30}
 H_MS=20
 WAKE_US=4

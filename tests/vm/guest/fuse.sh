@@ -12,7 +12,7 @@
 # of /proc/randstat are relied on.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 25
 RS=/progs/randstat
 FS=/usr/bin/randstat-fs
 MNT=/run/randstat-fs

@@ -29,7 +29,6 @@
 # (LATE_US and EV_PROG, below).
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
 JSECS=${randstat_judged_secs:-8}
 TCG=${randstat_tcg:-unknown}
 POLL=0
@@ -39,6 +38,16 @@ IDLE=hlt
 # The evader suite: an ordinary guest (no nohz_full), the evader alone.
 NOHZ=1
 [ "${randstat_suite:-}" = evader ] && NOHZ=0
+# The plan: four tests in every boot; the trace check's three and one per
+# planted module in /ko (nohz_full, hlt: the rearm suite); the periodic
+# job (nohz_full, idle=poll: judged); the evader (idle=poll alone: evader).
+planned=4
+if [ "$NOHZ" -eq 1 ] && [ "$POLL" -eq 0 ]; then
+	planned=$((planned + 3 + $(find /ko -name 'rearm-*.ko' 2>/dev/null | wc -l)))
+elif [ "$POLL" -eq 1 ]; then
+	planned=$((planned + 1))
+fi
+ktap_begin "$planned"
 if [ "$NOHZ" -eq 1 ]; then
 	grep -q 'nohz_full=1' /proc/cmdline
 	result $? "booted with nohz_full=1 ($IDLE, TCG $TCG-threaded)"

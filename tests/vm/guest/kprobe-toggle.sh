@@ -18,10 +18,14 @@
 # 300 of 300 toggles survived.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 3
 N=${randstat_kp_n:-300}
 LOAD=${randstat_kp_load:-0}
-[ "$LOAD" = 1 ] && load_randstat exact_cpus=
+if [ "$LOAD" = 1 ]; then
+	load_randstat exact_cpus=
+else
+	skip "insmod randstat.ko" "randstat_kp_load=0: the kprobe toggles without it"
+fi
 TR=/sys/kernel/tracing
 { [ -e "$TR/trace" ] || mount -t tracefs nodev "$TR"; } &&
 	echo 2 >"$TR/tracing_cpumask" &&

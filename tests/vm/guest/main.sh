@@ -21,7 +21,7 @@
 # against exact vtime.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 60
 
 dmesg -c >/dev/null	# the dmesg test looks at what randstat causes
 

@@ -19,7 +19,7 @@
 # cost_ns) and it is part of what the test measures, not hidden.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 20
 grep -q 'nohz_full=1' /proc/cmdline
 result $? "booted with nohz_full=1"
 dmesg -c >/dev/null

@@ -49,7 +49,7 @@
 # tar, for tests/vm/flamegraph.sh to make the flame graph on the host.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 5
 dmesg -c >/dev/null
 
 TR=/sys/kernel/tracing

@@ -12,7 +12,7 @@
 # the KTAP.  The reader runs on cpu0 (the harness's CPU), workloads on cpu1.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 20
 RS=/progs/randstat
 dmesg -c >/dev/null
 

@@ -3,7 +3,7 @@
 # workloads run.  (bash tests/vm/run.sh --smoke)
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 9
 [ -r /proc/stat ] && grep -q '^cpu1 ' /proc/stat
 result $? "guest has /proc/stat with cpu0 and cpu1"
 for w in "spin $SECS" "sysloop $SECS" "udpflood $SECS" "diowrite /dev/vda $SECS"; do

@@ -7,7 +7,7 @@
 # module is loaded and after.  See main.sh for the statistics.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 16
 dmesg -c >/dev/null
 P=/sys/module/randstat/parameters
 LSECS=${randstat_loc_secs:-10}

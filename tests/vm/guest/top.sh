@@ -21,7 +21,7 @@
 # clock tick (1/USER_HZ s) for the truncation of utime and stime.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 39
 RS=/progs/randstat
 MU=4000000	# mean_ns, the module's default, in ns
 dmesg -c >/dev/null

@@ -13,7 +13,7 @@
 # 4 sigma(P0) below P0.  Counts and sums of weights: see each test.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 19
 dmesg -c >/dev/null
 
 TR=/sys/kernel/tracing

@@ -20,7 +20,7 @@
 # one.)
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin
+ktap_begin 16
 RS=/progs/randstat
 dmesg -c >/dev/null
 

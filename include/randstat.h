@@ -280,6 +280,7 @@ struct randstat_busy {
  */
 #define RANDSTAT_STOP_BURST		8
 
+u64 randstat_growth(u64 a, u64 b);
 u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 		    u64 nsamples, u64 interval_ns, u64 steal_ns);
 void randstat_charge_span(struct randstat_counters *c, u64 span_ns);

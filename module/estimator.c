@@ -228,8 +228,18 @@ void randstat_charge_exact(struct randstat_counters *c,
 	}
 }
 
-/* @b - @a, or 0 if the kernel's figure went back (a reset raced). */
-static u64 randstat_growth(u64 a, u64 b)
+/**
+ * randstat_growth() - how much a kernel counter grew from @a to @b
+ * @a: the earlier reading
+ * @b: the later reading
+ *
+ * Every difference of two readings of a kernel counter goes through here,
+ * so a counter that went back (a reset raced with a read) charges nothing
+ * rather than wrapping to 2^64.
+ *
+ * Return: @b - @a, or 0 if @b < @a.
+ */
+u64 randstat_growth(u64 a, u64 b)
 {
 	return b > a ? b - a : 0;
 }

@@ -308,8 +308,8 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	ktime_t now = ktime_get();
 	ktime_t expires = hrtimer_get_expires(timer);
 	enum randstat_class cls = randstat_sample_class(rc);
-	u64 steal = kcpustat_this_cpu->cpustat[CPUTIME_STEAL] -
-		    rc->base.ns[RS_STEAL];
+	u64 steal = randstat_growth(rc->base.ns[RS_STEAL],
+				    kcpustat_this_cpu->cpustat[CPUTIME_STEAL]);
 	struct randstat_kstat k;
 	enum randstat_law law;
 	struct randstat_window w = randstat_get_law(&law);

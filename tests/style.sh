@@ -50,6 +50,18 @@ else
 		not_ok "the module builds with W=1 and sparse (C=1): $warnings warnings, status $status"
 	fi
 	rm -f "$log"
+	# A 32-bit kernel is refused before anything is compiled (module/
+	# Kbuild): the kernel's config, with CONFIG_64BIT taken away.
+	log=$(mktemp)
+	if ! make -C "$repo" module CONFIG_64BIT= >"$log" 2>&1 &&
+		grep -q 'randstat needs a 64-bit kernel (CONFIG_64BIT)' "$log" &&
+		! grep -q '  CC \[M\]' "$log"; then
+		ok "a 32-bit kernel (CONFIG_64BIT unset) is refused with the reason, nothing compiled"
+	else
+		tail -n 5 "$log" | sed 's/^/#   /'
+		not_ok "a 32-bit kernel (CONFIG_64BIT unset) is refused with the reason, nothing compiled"
+	fi
+	rm -f "$log"
 fi
 
 # Debian's python3 (its python3-docutils), not another one on the PATH.

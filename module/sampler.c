@@ -43,6 +43,7 @@
 #include <linux/hrtimer.h>
 #include <linux/irqflags.h>
 #include <linux/kernel_stat.h>
+#include <linux/lockdep.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
@@ -277,8 +278,8 @@ static u64 randstat_ns_since(ktime_t a, ktime_t b)
 }
 
 /*
- * Start the timer: the one place it is started, but for its own restarts.
- * Interrupts are off, on the CPU.  The first sample is the law's
+ * Start the timer, on its CPU: the one place it is started, but for its
+ * own restarts.  The first sample is the law's
  * continuation from the last one (randstat_draw_resume(); from a fresh
  * start, a fresh draw), so a resumed CPU is sampled as if it had never
  * stopped.  Samples charge from now.
@@ -289,6 +290,7 @@ static void randstat_arm(struct randstat_cpu *rc, ktime_t now)
 	struct randstat_window w = randstat_get_law(&law);
 	u64 delay;
 
+	lockdep_assert_irqs_disabled();
 	if (law == RS_LAW_EXPONENTIAL)
 		delay = randstat_draw_resume(&rc->rng, w,
 					     randstat_ns_since(now, rc->last_sample));
@@ -368,14 +370,14 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 }
 
 /*
- * Resume sampling on this CPU, dormant until now.  Interrupts are off.
- * The span's idle and iowait may yet lose a steal backlog
- * (randstat_charge_backlog()).
+ * Resume sampling on this CPU, dormant until now.  The span's idle and
+ * iowait may yet lose a steal backlog (randstat_charge_backlog()).
  */
 void randstat_wake(struct randstat_cpu *rc)
 {
 	u64 idle = rc->c.exact_ns[RS_IDLE] + rc->c.exact_ns[RS_IOWAIT];
 
+	lockdep_assert_irqs_disabled();
 	randstat_enter(rc, smp_processor_id(), RS_STATE_ACTIVE, false);
 	rc->steal_credit = rc->c.exact_ns[RS_IDLE] + rc->c.exact_ns[RS_IOWAIT] -
 			   idle;
@@ -383,11 +385,12 @@ void randstat_wake(struct randstat_cpu *rc)
 }
 
 /*
- * Start this CPU in the mode the exact_cpus parameter gives it.
- * Interrupts are off; its counters are kept.
+ * Start this CPU in the mode the exact_cpus parameter gives it, on the
+ * CPU; its counters are kept.
  */
 static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
 {
+	lockdep_assert_irqs_disabled();
 	if (randstat_cpu_is_exact(cpu)) {
 		randstat_enter(rc, cpu, RS_STATE_EXACT, false);
 		return;
@@ -405,11 +408,12 @@ static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
 
 /*
  * Stop this CPU's sampler, whatever it was doing, and charge what is
- * pending.  Interrupts are off, so the timer, which only runs here, is not
+ * pending.  With interrupts off the timer, which only runs here, is not
  * running; the caller waits for it with hrtimer_cancel() if it may be.
  */
 static void randstat_stop(struct randstat_cpu *rc, unsigned int cpu)
 {
+	lockdep_assert_irqs_disabled();
 	if (rc->state == RS_STATE_ACTIVE)
 		hrtimer_try_to_cancel(&rc->timer);
 	randstat_enter(rc, cpu, RS_STATE_OFF, false);
@@ -554,11 +558,12 @@ enum randstat_state randstat_read_cpu(unsigned int cpu,
 }
 
 /*
- * Zero one CPU's counters, its state kept.  Interrupts are off, on the
- * CPU (its timer cannot run meanwhile), or the CPU is offline.
+ * Zero one CPU's counters, its state kept: on the CPU, whose timer cannot
+ * run meanwhile, or for an offline CPU.
  */
 static void randstat_reset_cpu(struct randstat_cpu *rc, unsigned int cpu)
 {
+	lockdep_assert_irqs_disabled();
 	randstat_enter(rc, cpu, rc->state, true);
 	rc->prev_expires = ns_to_ktime(rc->base.t_ns);
 	rc->steal_credit = 0;

@@ -13,6 +13,8 @@
  * them.
  */
 #include <kunit/test.h>
+#include <linux/bitops.h>
+#include <linux/math.h>
 #include <linux/prandom.h>
 #include <linux/string.h>
 
@@ -115,6 +117,42 @@ static void rng_mix_test(struct kunit *test)
 		randstat_rng_u32(&b);
 	for (i = 0; i < 64; i++)
 		KUNIT_EXPECT_EQ(test, randstat_rng_u32(&a), randstat_rng_u32(&b));
+}
+
+/*
+ * The stream after a rekey cannot be computed from the stream before it:
+ * two keystreams with the same key and the same outputs so far, rekeyed
+ * with fresh keys that differ in one bit, go on as unrelated streams.
+ * Each of the 64 words after agrees by chance (2^-32 each: fewer than 2
+ * agree), and their 2048 bits differ in half of them: 1024, sigma
+ * sqrt(2048 / 4) = 22.6, so within 4 sigma, 91 bits.  A rekey that
+ * ignored the fresh key (only dropped the buffer) would agree in all.
+ */
+static void rng_rekey_unpredictable_test(struct kunit *test)
+{
+	struct randstat_rng a, b;
+	u32 key[8], fresh[8], x;
+	int i, same = 0, bits = 0;
+
+	test_key(key);
+	for (i = 0; i < 8; i++)
+		fresh[i] = 0x9e3779b9U * (i + 1);
+	randstat_rng_init(&a, key);
+	randstat_rng_init(&b, key);
+	for (i = 0; i < 13; i++)
+		KUNIT_ASSERT_EQ(test, randstat_rng_u32(&a), randstat_rng_u32(&b));
+	randstat_rng_mix(&a, fresh);
+	fresh[5] ^= 1U << 17;
+	randstat_rng_mix(&b, fresh);
+	for (i = 0; i < 64; i++) {
+		x = randstat_rng_u32(&a) ^ randstat_rng_u32(&b);
+		same += !x;
+		bits += hweight32(x);
+	}
+	kunit_info(test, "after rekeys one bit apart: %d of 64 words equal, %d of 2048 bits differ\n",
+		   same, bits);
+	KUNIT_EXPECT_LT(test, same, 2);
+	KUNIT_EXPECT_LE(test, abs(bits - 1024), 91);
 }
 
 /* --- the predictor -------------------------------------------------------- */
@@ -340,6 +378,7 @@ static struct kunit_case rng_cases[] = {
 	KUNIT_CASE(rng_known_answer_test),
 	KUNIT_CASE(rng_erasure_test),
 	KUNIT_CASE(rng_mix_test),
+	KUNIT_CASE(rng_rekey_unpredictable_test),
 	KUNIT_CASE(predict_lfsr113_test),
 	KUNIT_CASE(predict_chacha_test),
 	{}

@@ -288,7 +288,7 @@ bool randstat_stop_budget(unsigned long *stop_after, unsigned long now,
 			  unsigned long cost);
 struct cpuidle_driver;
 bool randstat_idle_may_cancel(const struct cpuidle_driver *drv,
-			      unsigned int state);
+			      unsigned int state, bool default_broadcast);
 u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
 			    u64 *credit);
 u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,

@@ -550,28 +550,40 @@ static void stop_budget_test(struct kunit *test)
 }
 
 /*
- * Defect 1 of issue 23: the idle-entry probe must not touch the timer on
- * entry to a state that stops the local timer (the clock event device is
- * shut down by then: cancelling would reprogram it, and warn).  A driver
- * like arm64's PSCI one: a polling state, a shallow one, a deep one with
- * CPUIDLE_FLAG_TIMER_STOP.
+ * The idle-entry probe must not touch the timer on entry to a state that
+ * stops the local timer (the clock event device is shut down by then:
+ * cancelling would reprogram it, and warn).  A driver like arm64's PSCI
+ * one: a polling state, a shallow one, a deep one with
+ * CPUIDLE_FLAG_TIMER_STOP.  With no driver, or a state it does not list,
+ * the CPU idles in default_idle_call(), which keeps the local timer but
+ * where the arch needs the broadcast (x86 with AMD's E400 C1E): since 6.9
+ * it enters the broadcast before the probe.
  */
 static void idle_cancel_test(struct kunit *test)
 {
 	struct cpuidle_driver drv = { .state_count = 3 };
+	int b;
 
 	drv.states[0].flags = CPUIDLE_FLAG_POLLING;
 	drv.states[2].flags = CPUIDLE_FLAG_TIMER_STOP;
-	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, 0));
-	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, 1));
-	KUNIT_EXPECT_FALSE(test, randstat_idle_may_cancel(&drv, 2));
+	for (b = 0; b <= 1; b++) {
+		KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, 0, b));
+		KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, 1, b));
+		KUNIT_EXPECT_FALSE(test, randstat_idle_may_cancel(&drv, 2, b));
+	}
 	/* any other flag with it still stops the timer */
 	drv.states[1].flags = CPUIDLE_FLAG_TIMER_STOP | CPUIDLE_FLAG_COUPLED;
-	KUNIT_EXPECT_FALSE(test, randstat_idle_may_cancel(&drv, 1));
+	KUNIT_EXPECT_FALSE(test, randstat_idle_may_cancel(&drv, 1, false));
 	/* no driver, or a state it does not list: the arch's default idle */
-	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(NULL, 2));
-	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, 3));
-	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, CPUIDLE_STATE_MAX));
+	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(NULL, 2, false));
+	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, 3, false));
+	KUNIT_EXPECT_TRUE(test, randstat_idle_may_cancel(&drv, CPUIDLE_STATE_MAX,
+							 false));
+	/* ... in the broadcast window (default_idle_call() since 6.9) */
+	KUNIT_EXPECT_FALSE(test, randstat_idle_may_cancel(NULL, 0, true));
+	KUNIT_EXPECT_FALSE(test, randstat_idle_may_cancel(&drv, 3, true));
+	KUNIT_EXPECT_FALSE(test, randstat_idle_may_cancel(&drv, CPUIDLE_STATE_MAX,
+							  true));
 }
 
 static struct kunit_case randstat_dormancy_cases[] = {

@@ -107,6 +107,8 @@ bool randstat_stop_budget(unsigned long *stop_after, unsigned long now,
  * randstat_idle_may_cancel() - may the idle-entry probe cancel the timer?
  * @drv: the CPU's cpuidle driver, or NULL (none: the arch's default idle)
  * @state: the index of the idle state being entered (power:cpu_idle)
+ * @default_broadcast: the arch's default idle hands the CPU to the
+ *	broadcast device (randstat_default_idle_broadcast())
  *
  * power:cpu_idle fires after tick_broadcast_enter(): on a state that stops
  * the local timer (CPUIDLE_FLAG_TIMER_STOP: arm64's local-timer-stop PSCI
@@ -117,15 +119,18 @@ bool randstat_stop_budget(unsigned long *stop_after, unsigned long now,
  * under panic_on_warn, a panic).  Such a state keeps the timer; its next
  * sample comes through the broadcast device and stops the sampler, as
  * any sample in idle does.  A state the driver does not list (or no
- * driver) is the arch's default idle, which keeps the local timer.
+ * driver) is the arch's default idle, default_idle_call(): since 6.9 it
+ * enters the broadcast before power:cpu_idle where the arch needs it
+ * (cond_tick_broadcast_enter()), so it keeps the timer then too.
  *
  * Return: false for a state that stops the local timer.
  */
 bool randstat_idle_may_cancel(const struct cpuidle_driver *drv,
-			      unsigned int state)
+			      unsigned int state, bool default_broadcast)
 {
-	return !drv || state >= (unsigned int)drv->state_count ||
-	       !(drv->states[state].flags & CPUIDLE_FLAG_TIMER_STOP);
+	if (!drv || state >= (unsigned int)drv->state_count)
+		return !default_broadcast;
+	return !(drv->states[state].flags & CPUIDLE_FLAG_TIMER_STOP);
 }
 
 /**

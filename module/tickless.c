@@ -36,11 +36,29 @@
 #include <linux/smp.h>
 #include <linux/tick.h>
 #include <linux/tracepoint.h>
+#include <asm/cpufeature.h>
 #include <trace/events/power.h>
 #include <trace/events/sched.h>
 
 #include "params.h"
 #include "sampler_cpu.h"
+
+/*
+ * Does the arch's default idle stop the local timer and hand the CPU to
+ * the broadcast device?  On x86, only with AMD's E400 erratum and C1E on
+ * (X86_BUG_AMD_APIC_C1E: its idle routine on 6.1, default_idle_call()'s
+ * cond_tick_broadcast_enter() from 6.9, whose arch_needs_tick_broadcast
+ * key this bug alone enables and which modules cannot see).  No other
+ * arch enables that key; arm64's default idle (WFI) keeps the timer.
+ */
+static bool randstat_default_idle_broadcast(void)
+{
+#ifdef CONFIG_X86
+	return boot_cpu_has_bug(X86_BUG_AMD_APIC_C1E);
+#else
+	return false;
+#endif
+}
 
 /* Whoever noticed: resume if this CPU is still dormant. */
 static void randstat_wake_this_cpu(void)
@@ -95,7 +113,8 @@ static void randstat_idle_enter(struct randstat_cpu *rc, unsigned int state)
 				  max_t(u64, div_u64(w.hi, NSEC_PER_SEC / HZ), 1)) ||
 	    !randstat_may_doze(rc, law))
 		return;
-	if (!randstat_idle_may_cancel(cpuidle_get_driver(), state))
+	if (!randstat_idle_may_cancel(cpuidle_get_driver(), state,
+				      randstat_default_idle_broadcast()))
 		return;
 	local_irq_save(flags);
 	if (rc->state != RS_STATE_ACTIVE)

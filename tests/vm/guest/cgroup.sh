@@ -15,10 +15,12 @@
 #     the interrupts that came while the cgroup's task ran (no
 #     IRQ_TIME_ACCOUNTING on Debian's kernels) and the sampler's own
 #     hardirq, which randstat charges to no cgroup; so usage - busy must
-#     lie in [-(4 sigma + skew), 4 sigma + skew + I + C], with I the upper
-#     end of the interrupts bucket's 95% interval (every CPU's interrupts:
-#     an upper bound for any one cgroup's) and C the sampler's measured
-#     cost (/proc/randstat_detail's cost_ns, every CPU) over the interval.  skew:
+#     lie in [-(4 sigma + skew), 4 sigma + skew + F].  F = 2 points, fixed:
+#     the interrupts and the sampler's cost, neither taken from what the
+#     module or the tool reports (they would grow with a classifier error
+#     that moved a task's samples into the interrupts bucket).  In the
+#     last full run the interrupts bucket's 95% upper end was 0.48 points
+#     and the sampler's cost (cost_ns) 0.24: both are printed.  skew:
 #     the map, /proc/randstat_detail and cpu.stat are read one after the other at
 #     each end, within 10 ms each under TCG: 100 x 0.02 / T points.
 # (a) a user-only spinner in cgroup A on cpu1, a loopback UDP flood in
@@ -106,12 +108,12 @@ for g in /a /b /b/in; do
 		split(est(special($0, "interrupts"), "interrupts"), ir, " ")
 		s = b[1] > 0 ? b[2] / root(b[1]) : 100 * 0.004 / T
 		skew = 100 * 0.02 / T; C = 100 * cost / 1e9 / T
-		lo = -(4 * s + skew); hi = 4 * s + skew + ir[4] + C
-		printf "# %s: randstat busy %.2f%% (%d samples, sigma %.2f), cpu.stat usage %.2f%%: usage - busy %.2f must be in [%.2f, %.2f] (interrupts <= %.2f, sampler %.2f)\n", \
+		lo = -(4 * s + skew); hi = 4 * s + skew + 2
+		printf "# %s: randstat busy %.2f%% (%d samples, sigma %.2f), cpu.stat usage %.2f%%: usage - busy %.2f must be in [%.2f, %.2f] (F 2; interrupts <= %.2f, sampler %.2f, printed)\n", \
 			g, b[2], b[1], s, u, u - b[2], lo, hi, ir[4], C
 		exit !(u != "null" && b[1] > 0 && u - b[2] >= lo && u - b[2] <= hi)
 	}' /tmp/out
-	ok_or_show $? "(c) $g: randstat's busy time agrees with cpu.stat's usage_usec (4 sigma + interrupts + sampler cost)" /tmp/out
+	ok_or_show $? "(c) $g: randstat's busy time agrees with cpu.stat's usage_usec (4 sigma + skew + 2 points for interrupts and sampler)" /tmp/out
 done
 # spin makes no system call (top.sh: its %sys <= 2); sysloop is mostly
 # system (top.sh: %sys > %usr); a parent's row holds its child's samples.

@@ -1,7 +1,8 @@
 #!/bin/bash
 # The kernel code's standards, checked (TAP): checkpatch.pl --strict on
 # module/, include/ and kunit/ (from the linux-source tree tests/ksrc.sh
-# unpacks), and a build of the module against Debian's headers with W=1
+# unpacks), module/interval.c's log2 table as its generator prints it,
+# and a build of the module against Debian's headers with W=1
 # and sparse (C=1) that prints no warning (after make clean: every file
 # is compiled and checked again); and Documentation/*.rst, which docutils
 # must parse without a warning (a broken table or link otherwise renders
@@ -34,6 +35,10 @@ if ksrc_prepare "$repo" style; then
 else
 	not_ok "checkpatch.pl --strict: no kernel source tree"
 fi
+
+# randstat_neg_log2()'s table is what its generator prints.
+check "module/interval.c's log2 table is module/gen_log2_table.py's" \
+	python3 module/gen_log2_table.py --check
 
 if ! command -v sparse >/dev/null; then
 	not_ok "W=1 C=1: sparse missing (apt-get install sparse)"

@@ -27,8 +27,9 @@ typedef uint64_t __u64;
 /* linux/kconfig.h: no option is set here */
 #define IS_ENABLED(option)	0
 
-/* linux/compiler.h, linux/build_bug.h, linux/bug.h, linux/export.h */
+/* linux/compiler_attributes.h, linux/compiler.h, linux/build_bug.h, linux/bug.h, linux/export.h */
 #define barrier_data(ptr)	__asm__ __volatile__("" : : "r"(ptr) : "memory")
+#define __aligned(x)		__attribute__((__aligned__(x)))
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), #cond)
 #define WARN_ON_ONCE(cond)	((void)(cond))
 #define EXPORT_SYMBOL(sym)
@@ -104,6 +105,11 @@ static inline u64 mul_u32_u32(u32 a, u32 b)
 #endif
 
 static inline u64 mul_u64_u32_shr(u64 a, u32 mul, unsigned int shift)
+{
+	return (u64)(((unsigned __int128)a * mul) >> shift);
+}
+
+static inline u64 mul_u64_u64_shr(u64 a, u64 mul, unsigned int shift)
 {
 	return (u64)(((unsigned __int128)a * mul) >> shift);
 }

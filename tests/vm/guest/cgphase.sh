@@ -13,17 +13,21 @@
 # whose tick finds it in the kernel every time: d's cpu.stat split is
 # the tick's, off by more than 20 points.  randstat splits both by their
 # samples, p = k_usr / (k_usr + k_sys), sigma = sqrt(p (1 - p) / n), and
-# must agree within 4 sigma plus: the interrupts and the sampler's cost
-# (randstat charges them to no cgroup, vtime to the task as system
-# time), at most the interrupts bucket's upper end plus the cost, over
-# the cgroup's busy time; the reads' skew (100 x 0.02 / T points); and
-# the emulator's lateness: a sample due less than its lateness before the
-# end of a phase is taken in the next (user to system, system to the
-# sleep, the sleep to user), which moves the user share of the busy time
-# by at most the mean lateness over the busy part of a cycle (3.8 ms).
-# The sampler publishes its lateness; under TCG its mean was 94-235 us
-# from boot to boot, and randstat read 47.1 and 47.7% user (vtime 53.9)
-# in one boot, 53.8 and 56.0% (vtime 53.1) in another.
+# must agree within 4 sigma plus fixed or external terms, none of them
+# what the module or the tool reports (issue 31): the interrupts and the
+# sampler's cost (randstat charges them to no cgroup, vtime to the task
+# as system time), 2 points of the busy time (they were 3.2 in the
+# last full run by the bucket's upper end and cost_ns, printed); the
+# reads' skew (100 x 0.02 / T points); and the emulator's lateness L: a
+# sample due less than L before the end of a phase is taken in the next
+# (user to system, system to the sleep, the sleep to user), which moves
+# the user share of the busy time by at most L over the busy part of a
+# cycle (3.8 ms).  L is measured on each CPU just before the run
+# (lateprobe, lib.sh: the mean of 200 timers, at most LP_MAX_US, 500 us:
+# at most 13.2 points), and the run is not judged when the median is
+# above LP_MAX_US.  Four runs of
+# one boot on a quiet host: L 120-250 us, randstat's error from vtime
+# -1.1 to +2.6 points on /c and -2.5 to +4.2 on /d.
 # d's reference is R moved by the twins' own difference: each program
 # times its user and system phases.
 # shellcheck source=/dev/null
@@ -44,8 +48,10 @@ load_randstat exact_cpus=
 mount -t cgroup2 none "$CG" || diag "mount -t cgroup2 failed"
 sleep 1
 
-# late: each CPU's summed lateness (ns) and callbacks so far.
-late() { awk '$1 == "sampler" { for (i = 3; i < NF; i++) v[$i] = $(i + 1); print $2, v["late_ns"], v["samples"] - v["overruns"] }' /proc/randstat_detail; }
+lateprobe_ok 1
+lc=$LP_US mc=$LP_MEAN_US
+lateprobe_ok 0
+ld=$LP_US md=$LP_MEAN_US
 PH=$((2 * SECS))
 in_cg c taskset -c 1 /progs/phased 4000 1500 $((PH + 3)) >/tmp/phc
 pc=$!
@@ -53,37 +59,36 @@ in_cg d taskset -c 0 /progs/phased 4000 1500 $((PH + 3)) >/tmp/phd
 pd=$!
 sleep 1
 c0=$(cost_ns)
-late >/tmp/late0
 taskset -c 0 $RC --json -d 1 "$PH" 1 >/tmp/phr 2>&1
 st=$?
-late >/tmp/late1
 c1=$(cost_ns)
 wait $pc $pd
 cat /tmp/phr /tmp/phc /tmp/phd >/tmp/out
 own() { awk '$2 == "own_user_ns" { printf "%.3f\n", 100 * $3 / ($3 + $5) }' "$1"; }
-# mean lateness of CPU's samples over the interval, us
-late_us() { awk -v c="$1" 'FILENAME == "/tmp/late0" && $1 == c { l = $2; n = $3 }
-	FILENAME == "/tmp/late1" && $1 == c { printf "%.1f\n", ($3 > n ? ($2 - l) / ($3 - n) / 1000 : 0) }' /tmp/late0 /tmp/late1; }
 [ $st -eq 0 ] && awk -v oc="$(own /tmp/phc)" -v od="$(own /tmp/phd)" -v cost="$((c1 - c0))" \
-	-v lc="$(late_us cpu1)" -v ld="$(late_us cpu0)" "$J$AWK_MATH"'
+	-v lc="$lc" -v ld="$ld" -v mc="$mc" -v md="$md" -v lpmax="$LP_MAX_US" "$J$AWK_MATH"'
 	function share(o, w,   u, y, n) {
 		split(est(o, "usr"), u, " "); split(est(o, "sys"), y, " "); n = u[1] + y[1]
 		split(est(o, "busy"), B, " ")
 		P[w] = n ? 100 * u[1] / n : -1; S[w] = n ? 100 * root(u[1] * y[1] / n) / n : 100
 		o = substr(o, index(o, "\"cpu_stat\""))
 		K[w] = num(o, "user") + num(o, "system") > 0 ? 100 * num(o, "user") / (num(o, "user") + num(o, "system")) : -1
-		A[w] = B[2] > 0 ? 100 * (ir[4] + 100 * cost / 1e9 / T) / B[2] + 100 * 0.02 / T : 100
-		A[w] += 100 * (w == "c" ? lc : ld) / BUSY_US
+		# printed only: the interrupts bucket and the sampler'"'"'s cost
+		I[w] = B[2] > 0 ? 100 * (ir[4] + 100 * cost / 1e9 / T) / B[2] : -1
+		L[w] = w == "c" ? mc : md
+		A[w] = 2 + 100 * 0.02 / T + 100 * (L[w] < lpmax ? L[w] : lpmax) / BUSY_US
 	}
 	BEGIN { BUSY_US = 4000 - 400 + 200 }
 	{ T = num($0, "interval_s"); split(est(special($0, "interrupts"), "interrupts"), ir, " ")
 	  share(cgobj($0, "/c"), "c"); share(cgobj($0, "/d"), "d") }
 	END {
 		R = K["c"]; Rd = R + od - oc
-		printf "# /c (cpu1, nohz_full): user share of busy: cpu.stat (vtime) %.2f, randstat %.2f (sigma %.2f, allowance %.2f: lateness %.0f us), own %.2f\n", R, P["c"], S["c"], A["c"], lc, oc
-		printf "# /d (cpu0, tick): cpu.stat %.2f, randstat %.2f (sigma %.2f, allowance %.2f: lateness %.0f us), own %.2f; its reference R + own difference %.2f\n", K["d"], P["d"], S["d"], A["d"], ld, od, Rd
-		okc = R >= 0 && P["c"] >= 0 && sq(P["c"] - R) <= sq(4 * S["c"] + A["c"])
-		okd = P["d"] >= 0 && sq(P["d"] - Rd) <= sq(4 * S["d"] + A["d"])
+		printf "# /c (cpu1, nohz_full): user share of busy: cpu.stat (vtime) %.2f, randstat %.2f (sigma %.2f, allowance %.2f: the emulator'"'"'s lateness, mean %.0f us, median %.0f; interrupts and cost %.2f, not used), own %.2f\n", R, P["c"], S["c"], A["c"], mc, lc, I["c"], oc
+		printf "# /d (cpu0, tick): cpu.stat %.2f, randstat %.2f (sigma %.2f, allowance %.2f: the emulator'"'"'s lateness, mean %.0f us, median %.0f; interrupts and cost %.2f, not used), own %.2f; its reference R + own difference %.2f\n", K["d"], P["d"], S["d"], A["d"], md, ld, I["d"], od, Rd
+		late = lc > lpmax || ld > lpmax
+		if (late) printf "# the emulator was late (above %d us): not judged\n", lpmax
+		okc = !late && R >= 0 && P["c"] >= 0 && sq(P["c"] - R) <= sq(4 * S["c"] + A["c"])
+		okd = !late && P["d"] >= 0 && sq(P["d"] - Rd) <= sq(4 * S["d"] + A["d"])
 		far = K["d"] >= 0 && sq(K["d"] - Rd) > 400
 		printf "# randstat /c agrees with vtime: %d; cpu.stat /d off by more than 20 points: %d; randstat /d agrees: %d\n", okc, far, okd
 		exit !(okc && far && okd)

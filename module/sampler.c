@@ -14,9 +14,11 @@
  * Each CPU's sampler is a small state machine (enum randstat_state):
  *
  *   OFF -> ACTIVE or EXACT      the CPU comes online, or its mode changes
- *   ACTIVE -> DORMANT           a sample finds the CPU idle (tickless)
+ *   ACTIVE -> DORMANT           a sample finds the CPU idle, or the CPU
+ *                               enters an idle state (tickless)
  *   DORMANT -> ACTIVE           the CPU leaves idle for work
  *   any -> OFF                  the CPU goes offline, or its mode changes
+ *   any -> itself               reset: the counters zeroed, the state kept
  *
  * randstat_enter() alone moves a CPU from one state to another: in one
  * write section of the CPU's seqcount it charges what the outgoing state

@@ -119,16 +119,17 @@ static void randstat_idle_enter(struct randstat_cpu *rc, unsigned int state)
 	local_irq_save(flags);
 	if (rc->state != RS_STATE_ACTIVE)
 		goto out;
-	rc->stop_after = budget;
 	/*
 	 * A sample already due (its interrupt held back by the path into
 	 * idle, which runs with interrupts off) is taken as it comes, as the
 	 * tick's would be: cancelling it would drop a sample whose time is
-	 * already counted as sampled.
+	 * already counted as sampled.  Only a stop spends the budget.
 	 */
 	if (ktime_compare(hrtimer_get_expires(&rc->timer), ktime_get()) > 0 &&
-	    hrtimer_try_to_cancel(&rc->timer) == 1)
+	    hrtimer_try_to_cancel(&rc->timer) == 1) {
+		rc->stop_after = budget;
 		randstat_enter(rc, smp_processor_id(), RS_STATE_DORMANT, false);
+	}
 out:
 	local_irq_restore(flags);
 }

@@ -22,6 +22,11 @@
 # MUTANTS) writes tests/mutants/RESULTS.md: the date, the commit, each
 # mutant's suite and outcome.  Do not run it beside make check: both link
 # the kernel tree's drivers/randstat to their tree.
+#
+# tests/mutate.sh --check: the list against the tree, nothing built (the
+# style suite runs it in every make check): each mutant's line is in its
+# file exactly once, and its suite exists.  Names the ones that are not
+# and exits 1.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -108,6 +113,25 @@ run_suite() {
 want=" ${MUTANTS:-} "
 mapfile -t recs < <(records)
 [ "${#recs[@]}" -gt 0 ] || { echo "mutate: no mutant in $list" >&2; exit 2; }
+if [ "${1:-}" = --check ]; then
+	stale=0
+	for r in "${recs[@]}"; do
+		IFS=$US read -r name file from to suite why <<<"$r"
+		hits=$(grep -cxF -- "$from" "$repo/$file" 2>/dev/null) || true
+		case $suite in
+		kunit) ok_suite=1 ;;
+		vm:*) ok_suite=0; [ -f "$repo/tests/vm/guest/${suite#vm:}.sh" ] && ok_suite=1 ;;
+		*) ok_suite=0 ;;
+		esac
+		if [ "${hits:-0}" != 1 ] || [ "$ok_suite" != 1 ]; then
+			echo "mutate: $name: its line is in $file ${hits:-0} times (must be once); suite $suite $([ "$ok_suite" = 1 ] && echo exists || echo "does not exist")" >&2
+			stale=$((stale + 1))
+		fi
+	done
+	echo "mutate: ${#recs[@]} mutants, $stale stale or without their suite" >&2
+	[ "$stale" -eq 0 ]
+	exit
+fi
 if [ -n "${MUTANTS:-}" ]; then
 	for m in $MUTANTS; do
 		printf '%s\n' "${recs[@]}" | grep -q "^$m$US" ||

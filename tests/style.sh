@@ -69,6 +69,25 @@ else
 	rm -f "$log"
 fi
 
+# The mutants (tests/mutants/list) and the planted defects still fit the
+# code: every mutant's line is in its file exactly once (make mutate
+# would call it stale), and every planted patch (the debug suite's
+# break-*, the faithful suite's plant-*, rearm-planted.sh's rearm-*)
+# applies (the vm runner stops at one that does not).
+log=$(mktemp)
+bash tests/mutate.sh --check >"$log" 2>&1
+status=$?
+sed 's/^/#   /' "$log"
+rm -f "$log"
+check "tests/mutants/list: every mutant's line in its file once, its suite there" \
+	[ "$status" -eq 0 ]
+bad=
+for p in tests/debug/*.patch tests/verify/*.patch; do
+	patch --dry-run -s -p1 -d "$repo" <"$p" >/dev/null 2>&1 || bad="$bad $p"
+done
+[ -z "$bad" ] || diag "do not apply:$bad"
+check "the planted patches (tests/debug, tests/verify) apply to the tree" [ -z "$bad" ]
+
 # Debian's python3 (its python3-docutils), not another one on the PATH.
 if ! /usr/bin/python3 -c 'import docutils' 2>/dev/null; then
 	not_ok "Documentation/*.rst: docutils missing (apt-get install python3-docutils)"

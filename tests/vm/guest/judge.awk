@@ -60,7 +60,9 @@ function edge_ns() { return g("law") ? 2 * g("tmax") : g("floor") + 11 * (g("mea
 # 250 times a second and samples part of its idle time (the rule before, a
 # dormant span's interrupt time charged as idle, had given 98.79% against
 # 91.47% there).
-function sleep_tol(c, q) { return 1 / 64 + 4 * sf(c) * sigma(q, nsamp(c)) + 1e7 / g("wall") }
+# (sf(), the sampled part, is the module's word: taken at most 1, so that
+# it can only narrow the tolerance.)
+function sleep_tol(c, q,  f) { f = sf(c); if (f > 1) f = 1; return 1 / 64 + 4 * f * sigma(q, nsamp(c)) + 1e7 / g("wall") }
 function pct(x) { return sprintf("%.2f%%", 100 * x) }
 function ms(x) { return sprintf("%.1fms", x / 1e6) }
 # One line with every class of c, as randstat measured it.

@@ -44,7 +44,11 @@ if ! command -v sparse >/dev/null; then
 	not_ok "W=1 C=1: sparse missing (apt-get install sparse)"
 else
 	log=$(mktemp)
-	make -s -C "$repo" clean >/dev/null 2>&1
+	# make clean reads module/Kbuild without the kernel's config.
+	make -s -C "$repo" clean >"$log" 2>&1
+	status=$?
+	[ "$status" -eq 0 ] || diag_file "$log" 5
+	check "make clean works (module/Kbuild read without the kernel's config)" [ "$status" -eq 0 ]
 	make -C "$repo" module W=1 C=1 >"$log" 2>&1
 	status=$?
 	warnings=$(grep -cE 'warning:|error:' "$log")

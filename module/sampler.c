@@ -281,10 +281,10 @@ static u64 randstat_ns_since(ktime_t a, ktime_t b)
 
 /*
  * Start the timer, on its CPU: the one place it is started, but for its
- * own restarts.  The first sample is the law's
- * continuation from the last one (randstat_draw_resume(); from a fresh
- * start, a fresh draw), so a resumed CPU is sampled as if it had never
- * stopped.  Samples charge from now.
+ * own restarts.  The first sample is the law's continuation from the last
+ * one (randstat_draw_resume(); from a fresh start, a fresh draw), so a
+ * resumed CPU is sampled as if it had never stopped.  Samples charge from
+ * now.
  */
 static void randstat_arm(struct randstat_cpu *rc, ktime_t now)
 {

@@ -254,6 +254,11 @@ ev_run() {
 		"$(cat /tests/judge.awk)
 $EV_PROG" /tmp/delta | tail -n 1)
 }
+# ev_show MODE: EV_PROG's diagnostics for the last run, not judged.
+ev_show() {
+	show "$EV_PROG" -v evc="$EVC" -v own="$own" -v allow="$ALLOW" -v lp="$LP_US" \
+		-v lpmax="$LP_MAX_US" -v mode="$1"
+}
 noevade=1
 ontime=0
 for try in 1 2 3; do
@@ -268,8 +273,7 @@ for try in 1 2 3; do
 		cp /tmp/delta /tmp/delta.ontime
 		own_ontime=$own try_ontime=$try lp_ontime=$LP_US allow_ontime=$ALLOW
 	fi
-	show "$EV_PROG" -v evc="$EVC" -v own="$own" -v allow="$ALLOW" -v lp="$LP_US" -v lpmax="$LP_MAX_US" \
-		-v mode="$IDLE, run $try, $why (not judged)"
+	ev_show "$IDLE, run $try, $why (not judged)"
 	[ "$NOHZ" -eq 1 ] && break
 done
 EV_NAME="idle=poll: tick evader on cpu1: randstat busy share = its own CPU time within 4 sigma + the emulator's lateness allowance, 3x closer than the tick where it evaded"
@@ -287,8 +291,7 @@ if [ "$POLL" -eq 1 ] && [ "$NOHZ" -eq 0 ]; then
 			-v lpmax="$LP_MAX_US" -v noevade="$noevade" -v mode="$IDLE, run $try"
 	fi
 else
-	show "$EV_PROG" -v evc="$EVC" -v own="$own" -v allow="$ALLOW" -v lp="$LP_US" -v lpmax="$LP_MAX_US" \
-		-v mode="$IDLE, run $try (printed, not judged)"
+	ev_show "$IDLE, run $try (printed, not judged)"
 fi
 
 diag "guest uptime at the end: $(cut -d' ' -f1 /proc/uptime) s"

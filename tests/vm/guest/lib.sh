@@ -214,8 +214,9 @@ LP_MAX_US=500
 lateprobe() {
 	taskset -c "$1" /progs/lateprobe 200 2000 500 >/tmp/lp.out 2>&1
 	echo "# emulator lateness on cpu$1: $(cat /tmp/lp.out)"
-	LP_US=$(awk '$1 == "lateprobe" { for (i = 2; i < NF; i++) if ($i == "p50_us") print $(i + 1) }' /tmp/lp.out)
-	LP_MEAN_US=$(awk '$1 == "lateprobe" { for (i = 2; i < NF; i++) if ($i == "mean_us") print $(i + 1) }' /tmp/lp.out)
+	read -r LP_US LP_MEAN_US <<-EOF
+	$(awk '$1 == "lateprobe" { for (i = 2; i < NF; i++) v[$i] = $(i + 1); print v["p50_us"], v["mean_us"] }' /tmp/lp.out)
+	EOF
 	LP_US=${LP_US:-999999} LP_MEAN_US=${LP_MEAN_US:-999999}
 }
 # lp_ok: the last lateprobe's median is within LP_MAX_US.

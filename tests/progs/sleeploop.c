@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * sleeploop SPIN_US SLEEP_US SECS: spin SPIN_US in user mode (reading
- * CLOCK_MONOTONIC through the vDSO), then nanosleep(SLEEP_US), again and
- * again for SECS seconds of wall time: a service that works and waits in
- * short turns.  Each cycle has one wake-up, so the kernel's per-wake-up
+ * sleeploop SPIN_US SLEEP_US SECS [SLACK_NS]: spin SPIN_US in user mode
+ * (reading CLOCK_MONOTONIC through the vDSO), then nanosleep(SLEEP_US),
+ * again and again for SECS seconds of wall time: a service that works and
+ * waits in short turns.  SLACK_NS sets its timer slack (default the
+ * kernel's, 50 us): 1 lets it wake up to ~150,000 times a second.  Each cycle has one wake-up, so the kernel's per-wake-up
  * bias in its per-task runtime (tests/vm/guest/faithful.sh) is known
  * from the cycle count.  Prints
  *
@@ -16,6 +17,8 @@
  * (woke late and often, spun little) shows it: S/C well below 1, N/W far
  * from 1/(SPIN + SLEEP).
  */
+#include <sys/prctl.h>
+
 #include "common.h"
 
 int main(int argc, char **argv)
@@ -26,8 +29,8 @@ int main(int argc, char **argv)
 	struct timespec ts;
 	char *e;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: sleeploop SPIN_US SLEEP_US SECS\n");
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: sleeploop SPIN_US SLEEP_US SECS [SLACK_NS]\n");
 		return 2;
 	}
 	spin = strtoull(argv[1], &e, 10) * 1000;
@@ -41,6 +44,14 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	dur = secs_arg(argv[3], "sleeploop");
+	if (argc == 5) {
+		unsigned long slack = strtoul(argv[4], &e, 10);
+
+		if (*e || !slack || prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0)) {
+			fprintf(stderr, "sleeploop: bad SLACK_NS '%s'\n", argv[4]);
+			return 2;
+		}
+	}
 	ts.tv_sec = nap / 1000000000;
 	ts.tv_nsec = nap % 1000000000;
 	c0 = now_ns(CLOCK_PROCESS_CPUTIME_ID);

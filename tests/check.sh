@@ -148,6 +148,17 @@ run_suite() {
 }
 
 suites=${SUITES:-style reader textfile sanitize hostpath kunit vm debug bench deb readme srcpkg}
+# The faithful2 suite's QEMU (trixie's, tests/vm/qemu-trixie.sh: a
+# debootstrap, about a minute the first time) is made in the background
+# while the suites before vm run, so that a cold run does not wait for
+# it; run.sh waits for it (its lock) if it is not done.
+qemu_job=
+case " $suites " in *" vm "*)
+	if [ "$(id -u)" -eq 0 ]; then
+		bash tests/vm/qemu-trixie.sh >"$out/qemu-trixie.log" 2>&1 &
+		qemu_job=$!
+	fi ;;
+esac
 for s in $suites; do
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
@@ -166,6 +177,7 @@ for s in $suites; do
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
 	esac
 done
+[ -n "$qemu_job" ] && wait "$qemu_job"
 run_suite host 0 host_check
 
 echo "$passed passed, $failed failed, $skipped skipped"

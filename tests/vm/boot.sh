@@ -17,7 +17,9 @@
 # spaces: the faithful suite's "-icount shift=0,sleep=off"),
 # RANDSTAT_KEEP_DISK (1: leave the disk's image,
 # $RANDSTAT_OUT/NAME.disk.img, for the host to read what the guest wrote
-# there: the prof suite).
+# there: the prof suite), RANDSTAT_QEMU_ROOT (a chroot whose
+# /usr/bin/qemu-system-x86_64 boots the guest instead of the host's: the
+# faithful2 suite's trixie QEMU 10, tests/vm/qemu-trixie.sh; no disk).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -32,10 +34,22 @@ secs=${RANDSTAT_SECS:-3}
 limit=${RANDSTAT_VM_TIMEOUT:-900}
 iops=${RANDSTAT_DISK_IOPS:-100}
 
-command -v qemu-system-x86_64 >/dev/null || {
-	echo "boot: qemu-system-x86_64 missing: apt-get install qemu-system-x86" >&2
-	exit 1
-}
+qroot=${RANDSTAT_QEMU_ROOT:-}
+if [ -n "$qroot" ]; then
+	[ -x "$qroot/usr/bin/qemu-system-x86_64" ] || {
+		echo "boot: $qroot/usr/bin/qemu-system-x86_64 missing: bash tests/vm/qemu-trixie.sh makes it" >&2
+		exit 1
+	}
+	[ "$iops" -eq 0 ] || {
+		echo "boot: RANDSTAT_QEMU_ROOT boots without a disk: set RANDSTAT_DISK_IOPS=0" >&2
+		exit 1
+	}
+else
+	command -v qemu-system-x86_64 >/dev/null || {
+		echo "boot: qemu-system-x86_64 missing: apt-get install qemu-system-x86" >&2
+		exit 1
+	}
+fi
 [ -r "$kernel" ] || {
 	echo "boot: $kernel missing: bash tests/deps.sh unpacks the guest kernel (or set KERNEL)" >&2
 	exit 1
@@ -82,8 +96,26 @@ cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
 # timer comes late because the host is busy (bookworm's QEMU 7.2 boots
 # one CPU so, and hangs with two at "Booting SMP configuration").
 read -r -a qopts <<<"${RANDSTAT_QEMU_OPTS:-}"
+qbin=(qemu-system-x86_64)
+stage=
+if [ -n "$qroot" ]; then
+	# The chroot's QEMU sees the kernel and the initramfs at the same
+	# names inside it: linked (or copied) below its /run, removed after.
+	# Its own binary by absolute path: a bare name could find a wrapper
+	# of the same name (shared/emulator-probe/README.md).
+	stage=/run/randstat-boot-$name
+	rm -rf "${qroot:?}$stage"
+	mkdir -p "$qroot$stage"
+	for f in "$kernel" "$initrd"; do
+		ln -f "$f" "$qroot$stage/${f##*/}" 2>/dev/null ||
+			cp "$f" "$qroot$stage/${f##*/}"
+	done
+	kernel=$stage/${kernel##*/}
+	initrd=$stage/${initrd##*/}
+	qbin=(chroot "$qroot" /usr/bin/qemu-system-x86_64)
+fi
 # shellcheck disable=SC2054 # -cpu's commas are QEMU's
-qemu=(qemu-system-x86_64 -machine pc -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-multi}" -cpu max,+invtsc
+qemu=("${qbin[@]}" -machine pc -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-multi}" -cpu max,+invtsc
 	-smp "${RANDSTAT_SMP:-2}" -m 1G -nographic -no-reboot
 	${qopts[@]+"${qopts[@]}"}
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
@@ -106,6 +138,7 @@ else
 		</dev/null >"$log" 2>&1 || status=$?
 fi
 [ -n "${img:-}" ] && [ "${RANDSTAT_KEEP_DISK:-0}" != 1 ] && rm -f "$img"
+[ -n "$stage" ] && rm -rf "${qroot:?}$stage"
 
 # The KTAP, without the serial line's carriage returns.
 tr -d '\r' <"$log" | sed -n '/^RANDSTAT-KTAP-BEGIN/,/^RANDSTAT-KTAP-END/p' |

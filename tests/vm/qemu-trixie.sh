@@ -8,7 +8,7 @@
 # while its process spins and 53.8 us on the wake-up path, as on the one-CPU
 # guest (shared/emulator-probe/README.md).
 #
-#   bash tests/vm/qemu-trixie.sh [--refresh]
+#   bash tests/vm/qemu-trixie.sh [--refresh] [-h]
 #
 # Prints the chroot's directory (RANDSTAT_CACHE, default ~/.cache/randstat,
 # /chroot-qemu-trixie), creating it the first time (about a minute;
@@ -22,26 +22,15 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/chroot.sh
 . "$here/../chroot.sh"
 
-refresh=0
-case ${1:-} in
---refresh) refresh=1 ;;
-"") ;;
-*) echo "qemu-trixie.sh: unknown argument '$1'" >&2; exit 2 ;;
-esac
-if [ "$(id -u)" -ne 0 ]; then
-	echo "qemu-trixie.sh: must run as root (debootstrap, chroot)" >&2
-	exit 1
-fi
-export DEBIAN_FRONTEND=noninteractive LC_ALL=C
-cache=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
+# cache, refresh, the lock (one run at a time), stamp; the chroot is
+# trixie's, not bookworm's
+chroot_script_start qemu-trixie "${BASH_SOURCE[0]}" "$@"
+release=trixie
 root=$cache/chroot-qemu-trixie
-mkdir -p "$cache"
-exec 8>"$cache/.qemu-trixie.lock"
-flock 8
 # shellcheck disable=SC2034 # chroot_ensure's
 packages=(qemu-system-x86)
 qemu_say() { echo "# qemu-trixie: $*" >&2; }
-chroot_say=qemu_say chroot_ensure trixie "$root" "$root.log" .randstat-qemu-complete || {
+chroot_say=qemu_say chroot_ensure "$release" "$root" "$root.log" "$stamp" || {
 	echo "qemu-trixie.sh: debootstrap of trixie with qemu-system-x86 failed (see $root.log)" >&2
 	exit 1
 }

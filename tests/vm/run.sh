@@ -21,13 +21,13 @@
 #             workload first checks that it is what it claims.  30 s of
 #             guest time per workload (RANDSTAT_FAITHFUL_SECS); and the
 #             kernel's early start of a woken task's runtime, traced at
-#             four wake-up rates, and randstat beside it at over 100,000
-#             a second.  About 5 minutes of wall time
+#             four wake-up rates.  About 5 minutes of wall time
 #   faithful2 the same on two CPUs under trixie's QEMU 10
 #             (tests/vm/qemu-trixie.sh; bookworm's hangs booting two under
 #             icount): the workloads on the nohz_full cpu1, sampled,
-#             judged against their own CPU time and vtime, the jobs with
-#             cpu0 busy beside them; a cgroup's busy time against
+#             judged against their own CPU time and vtime, a job with
+#             cpu0 busy beside it; the fastest wake-up loop against the
+#             kernel's charge and vtime; a cgroup's busy time against
 #             cpu.stat's usage_usec (randstat cgroup)
 #   judged    (not in the default list: faithful2 judges the same with
 #             no allowance) the default parameters judged where timers

@@ -45,7 +45,7 @@
 # weakness.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin 12
+ktap_begin 8
 grep -q 'nohz_full=1' /proc/cmdline
 result $? "booted with nohz_full=1 (cpu1 by vtime)"
 ASECS=${randstat_attack_secs:-240}
@@ -150,50 +150,12 @@ VT_PROG='END {
 measure bursts taskset -c 1 /progs/runas -u 65534 /progs/iso 5000 200 "$((SECS * 3))"
 judge "200 us every 5 ms on cpu1 (uid 65534): randstat busy share = vtime's within 4 sigma" "$VT_PROG" -v busy=1 -v floor=0
 
-# The floor, exploited: 50 us of work, then the shortest sleep the kernel
-# gives (nanosleep of 1 ns, timer slack 1 ns), ~10 000 times a second.
-# The sampler stops and resumes hundreds of times a second, and each
-# resume continues the law from the last sample, so the work can escape
-# at most floor / mean (1.25%) of the time.  Judged in the faithful
-# suite (guest/faithful.sh, the same workload on a clock that does not
-# lie), reported here, as the unprivileged user, not asserted: under TCG
-# this workload's user share is the emulator's.  vtime is no reference
-# (every sampler, with or without dormancy, charges its user time short:
-# a timer interrupt due in its tight user loop is taken at its next
-# kernel entry; law=uniform, which never goes dormant, 49.3% and 48.9%
-# against vtime's 54.8% and 55.0% here), and nor is law=uniform: on CI's
-# machine its user share swung from 10.51% (system 15.67%) in the first
-# round to 22.84% (system 0.73%) in the second, same workload, same law,
-# one boot, while the tickless rounds read 8.60% and 13.33%.  The
-# comparison below (tickless against uniform, floor/mean and 4 sigma)
-# is printed with its verdict for the record.
-NAPS_PROG='END {
-	c = "cpu1"; classes(c); stat_classes(c)
-	printf "%.6f %d %.6f %d\n", share(c, "user"), nsamp(c), sshare(c, "user"), g("sampler." c ".dormancies") >> "/tmp/naps." law
-	verdict(nsamp(c) > 0)
-}'
-rm -f /tmp/naps.exponential /tmp/naps.uniform
-for round in 1 2; do
-	for law in exponential uniform; do
-		/progs/wr $P/law "$law" >/dev/null
-		sleep 0.3
-		measure "naps_$law" taskset -c 1 /progs/runas -u 65534 /progs/naps 50 "$((SECS * 2))"
-		judge "naps, $law, round $round: ran and was sampled" "$NAPS_PROG" -v law="$law"
-	done
-done
-/progs/wr $P/law exponential >/dev/null
-awk "$(cat /tests/judge.awk)"'
-	FNR == 1 { f++ } { p[f] += $1 * $2; n[f] += $2; q[f] += $3; dd[f] += $4; k[f]++ }
-	END {
-		pe = p[1] / n[1]; pu = p[2] / n[2]
-		s = root(pe * (1 - pe) / n[1] + pu * (1 - pu) / n[2]); gain = 50000 / 4000000
-		printf "# naps user: tickless %.2f%% (n %d, %d dormancies), uniform %.2f%% (n %d), vtime %.2f%% / %.2f%%\n",
-			100 * pe, n[1], dd[1], 100 * pu, n[2], 100 * q[1] / k[1], 100 * q[2] / k[2]
-		printf "# tickless - uniform %+.2f points; allowed >= %.2f (floor/mean %.2f, 4 sigma %.2f)\n",
-			100 * (pe - pu), -100 * (gain + 4 * s), 100 * gain, 400 * s
-		printf "# naps (reported, judged in the faithful suite): tickless %s the bar\n",
-			(n[1] > 0 && n[2] > 0 && pe >= pu - gain - 4 * s) ? "within" : "below"
-	}' /tmp/naps.exponential /tmp/naps.uniform
+# The floor, exploited (50 us of work between the shortest sleeps the
+# kernel gives) is judged in the faithful suite, as uid 65534, on a clock
+# that does not lie.  It ran here too, reported and not asserted, until
+# that suite judged it: under TCG its user share is the emulator's (on
+# CI's machine law=uniform read 10.51% user, 15.67% system, in one round
+# and 22.84%, 0.73% in the next, same workload, same law, one boot).
 
 # --- law=uniform: reported, not asserted ---------------------------------------
 /progs/wr $P/law uniform >/dev/null

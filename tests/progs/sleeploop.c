@@ -4,9 +4,10 @@
  * (reading CLOCK_MONOTONIC through the vDSO), then nanosleep(SLEEP_US),
  * again and again for SECS seconds of wall time: a service that works and
  * waits in short turns.  SLACK_NS sets its timer slack (default the
- * kernel's, 50 us): 1 lets it wake up to ~150,000 times a second.  Each cycle has one wake-up, so the kernel's per-wake-up
- * bias in its per-task runtime (tests/vm/guest/faithful.sh) is known
- * from the cycle count.  Prints
+ * kernel's, 50 us): 1 lets it wake up to ~150,000 times a second.  Each
+ * cycle has one wake-up, so the kernel's per-wake-up bias in its per-task
+ * runtime (tests/vm/guest/faithful.sh) is known from the cycle count.
+ * Prints
  *
  *   sleeploop cycles N spin_ns S cpu_ns C wall_ns W proc_cpu_ns P
  *

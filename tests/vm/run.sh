@@ -292,15 +292,17 @@ kernel_debug() {
 
 # faithful2's QEMU: the chroot of tests/vm/qemu-trixie.sh, made once.
 qemu_trixie=
-# icount2_env: boot.sh's environment (senv) for two CPUs on a faithful
-# clock: -icount shift=0,sleep=off under trixie's QEMU 10, no disk.
-icount2_env() {
+# icount_env CPUS: boot.sh's environment (senv) for a guest on a faithful
+# clock, -icount shift=0,sleep=off, no disk: one CPU under the host's
+# QEMU, two under trixie's QEMU 10 (bookworm's hangs booting two so).
+icount_env() {
+	senv=(RANDSTAT_SMP="$1" "RANDSTAT_QEMU_OPTS=-icount shift=0,sleep=off"
+		RANDSTAT_DISK_IOPS=0 RANDSTAT_VM_TIMEOUT="${RANDSTAT_VM_TIMEOUT:-2400}")
+	[ "$1" -gt 1 ] || return 0
 	if [ -z "$qemu_trixie" ]; then
 		qemu_trixie=$(bash "$here/qemu-trixie.sh") || qemu_trixie=none
 	fi
-	senv=(RANDSTAT_SMP=2 "RANDSTAT_QEMU_OPTS=-icount shift=0,sleep=off"
-		RANDSTAT_QEMU_ROOT="$qemu_trixie"
-		RANDSTAT_DISK_IOPS=0 RANDSTAT_VM_TIMEOUT="${RANDSTAT_VM_TIMEOUT:-2400}")
+	senv+=(RANDSTAT_QEMU_ROOT="$qemu_trixie")
 }
 
 # kernel_matrix X.Y: Debian's X.Y kernel from tests/matrix.sh --images.
@@ -478,15 +480,14 @@ run_suites() {
 		faithful)
 			extra="randstat_clock=icount randstat_faithful_secs=${RANDSTAT_FAITHFUL_SECS:-30}"
 			tcg=single
-			senv=(RANDSTAT_SMP=1 "RANDSTAT_QEMU_OPTS=-icount shift=0,sleep=off"
-				RANDSTAT_DISK_IOPS=0 RANDSTAT_VM_TIMEOUT="${RANDSTAT_VM_TIMEOUT:-2400}") ;;
+			icount_env 1 ;;
 		# The same on two CPUs, cpu1 nohz_full (vtime, the reference):
 		# trixie's QEMU 10 boots two CPUs under icount, bookworm's hangs
 		# (tests/vm/qemu-trixie.sh makes its chroot, once).
 		faithful2)
 			extra="nohz_full=1 randstat_clock=icount randstat_faithful_secs=${RANDSTAT_FAITHFUL_SECS:-30}"
 			tcg=single
-			icount2_env ;;
+			icount_env 2 ;;
 		nohzfull) extra="nohz_full=1" ;;
 		# cpu1's cpu.stat split is vtime's, the reference (cgphase.sh).
 		# Not on the two-CPU faithful clock: there one host thread runs

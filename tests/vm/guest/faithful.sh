@@ -136,21 +136,12 @@ result $? "harness term: two snapshots and a fork take ${hms} ms of this clock, 
 # -v hms=H_MS -v wus=WAKE_US).
 FAITH_PROG='END {
 	c = "cpu" cpu; classes(c); stat_classes(c); w = g("wall")
-	p = 1 - share(c, "idle") - share(c, "iowait"); q = own / w
-	k = 0; split("user nice system irq softirq steal", b)
-	for (i = 1; i <= 6; i++) k += sshare(c, b[i])
-	# f, the sampled part, is the module'"'"'s word: taken at most 1, so
-	# that it can only narrow sigma below the plain binomial one
+	p = 1 - share(c, "idle") - share(c, "iowait"); q = own / w; k = sbusy(c)
 	n = nsamp(c); f = sf(c); if (f > 1) f = 1
-	# sigma for the truth q; an idle run (q = 0) takes the harness
-	# term as its q
+	# sigma for the truth q (judge.awk'"'"'s ssigma(): the sampled part'"'"'s
+	# error); an idle run (q = 0) takes the harness term as its q
 	qs = q > hms * 1e6 / w ? q : hms * 1e6 / w
-	# the sampled part'"'"'s busy share qs / f (at most 1: busy time is
-	# never dormant), its binomial error, scaled by f
-	ps = f > 0 ? qs / f : 0; if (ps > 1) ps = 1
-	# (no sample at all: the sampled part was charged to no class, so
-	# the error is at most f; 4 sigma is taken as f)
-	sb = sigma(qs, n); s = n > 0 ? f * root(ps * (1 - ps) / n) : f / 4
+	sb = sigma(qs, n); s = ssigma(c, qs)
 	te = edge_ns() / w; th = hms * 1e6 / w; tw = wus * 1e3 * wakes / w
 	tol = 4 * s + te + th + tw
 	e = p - q
@@ -167,9 +158,7 @@ FAITH_PROG='END {
 VT_PROG='END {
 	c = "cpu" cpu; classes(c); stat_classes(c); w = g("wall")
 	p = share(c, "user") + share(c, "nice"); q = sshare(c, "user") + sshare(c, "nice")
-	n = nsamp(c); f = sf(c); if (f > 1) f = 1
-	ps = f > 0 ? q / f : 0; if (ps > 1) ps = 1
-	s = n > 0 ? f * root(ps * (1 - ps) / n) : f / 4
+	n = nsamp(c); s = ssigma(c, q)
 	te = edge_ns() / w; tq = 2e7 / w; tol = 4 * s + te + tq; e = p - q
 	printf "# %s: vtime user %s, randstat user %s (error %s = %.1f sigma); tolerance %s = 4 sigma %s (n %d) + edges %s + truncation %s\n", \
 		label, pct(q), pct(p), pct(e), (s > 0 ? e / s : 0), pct(tol), pct(4 * s), n, pct(te), pct(tq)
@@ -207,8 +196,7 @@ judge_wl() {
 # stat_busy: /proc/stat's busy share of cpu$FCPU over the last window (0-1).
 stat_busy() {
 	awk -v c="cpu$FCPU" "$(cat /tests/judge.awk)"'
-END { k = 0; split("user nice system irq softirq steal", b)
-	for (i = 1; i <= 6; i++) k += sshare(c, b[i]); print k }' /tmp/delta
+END { print sbusy(c) }' /tmp/delta
 }
 # ratio A B: A / B (0 if B is 0)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { print (b > 0 ? a / b : 0) }'; }
@@ -334,7 +322,7 @@ if [ "$FCPU" -eq 0 ]; then
 	fi
 	# ONCPU_PROG: the on-CPU time of PID from sched_switch lines, against
 	# its own CPU time K over N cycles of W ns (awk -v pid -v k -v n -v w);
-	# prints g (us per wake-up) and O (ns), last.
+	# prints g (us per wake-up) last ("x" if there is none).
 	# shellcheck disable=SC2016 # awk
 	ONCPU_PROG='/ sched_switch: / {
 			for (i = 1; i <= NF; i++) if ($i == "sched_switch:") t = $(i - 1)
@@ -346,11 +334,11 @@ if [ "$FCPU" -eq 0 ]; then
 			ev++
 		}
 		END {
-			if (!(n > 0) || !(sw > 0)) { print "# no cycles or switches (" ev " events)"; print "x x"; exit }
+			if (!(n > 0) || !(sw > 0)) { print "# no cycles or switches (" ev " events)"; print "x"; exit }
 			o *= 1e9; g = (k - o) / n
 			printf "# %d cycles (%.0f wake-ups/s), %d switch-outs in %d events: own %.3f ms, on the CPU %.3f ms: %.3f us per wake-up (%.2f points of the CPU)\n", \
 				n, n / (w / 1e9), sw, ev, k / 1e6, o / 1e6, g / 1e3, 100 * (k - o) / w
-			print g / 1e3, o
+			print g / 1e3
 		}'
 	# traced SPIN SLEEP SECS: sleeploop traced; sets G (us per wake-up) and
 	# TR_OK (it ran, and no event was lost).
@@ -367,9 +355,7 @@ if [ "$FCPU" -eq 0 ]; then
 		awk -v pid="$_p" -v k="$(wlval proc_cpu_ns)" -v n="$(wlval cycles)" \
 			-v w="$(wlval wall_ns)" "$ONCPU_PROG" "$TR/trace" >/tmp/g.out
 		grep '^#' /tmp/g.out
-		read -r G _ <<-EOF
-		$(tail -n 1 /tmp/g.out)
-		EOF
+		G=$(tail -n 1 /tmp/g.out)
 		diag "ring buffer overruns on cpu$FCPU: $_ov"
 		TR_OK=1
 		[ "$_st" -eq 0 ] && [ "$_ov" = 0 ] && [ "$G" != x ] || TR_OK=0
@@ -406,13 +392,9 @@ if [ "$FCPU" -ne 0 ]; then
 	judge "wake-ups: sleeploop 1 us / 1 us, slack 1 ns ($((FS / 6)) s): the kernel charges more than randstat by over 4 sigma + edges + harness, randstat at most WAKE_US per wake-up less" \
 		'END {
 		c = "cpu" cpu; classes(c); stat_classes(c); w = g("wall")
-		p = 1 - share(c, "idle") - share(c, "iowait"); q = own / w
-		n = nsamp(c); f = sf(c); if (f > 1) f = 1
-		ps = f > 0 ? q / f : 0; if (ps > 1) ps = 1
-		s = n > 0 ? f * root(ps * (1 - ps) / n) : f / 4
+		p = 1 - share(c, "idle") - share(c, "iowait"); q = own / w; k = sbusy(c)
+		n = nsamp(c); s = ssigma(c, q)
 		tol = 4 * s + edge_ns() / w + hms * 1e6 / w; tw = wus * 1e3 * wakes / w
-		k = 0; split("user nice system irq softirq steal", b)
-		for (i = 1; i <= 6; i++) k += sshare(c, b[i])
 		printf "# %d wake-ups (%.0f/s): the kernel %s, randstat busy %s (user %s); vtime busy %s (user %s)\n", \
 			wakes, wakes / (w / 1e9), pct(q), pct(p), pct(share(c, "user")), pct(k), pct(sshare(c, "user"))
 		printf "# kernel - randstat %s: above the tolerance %s (4 sigma %s, n %d) and at most it + wake-ups %s\n", \
@@ -429,12 +411,8 @@ if [ "$FCPU" -ne 0 ]; then
 	judge "wake-ups: sleeploop 1 us / 1 us ($((FS / 6)) s): randstat busy share = vtime's within 4 sigma + edges + truncation" \
 			'END {
 		c = "cpu" cpu; classes(c); stat_classes(c); w = g("wall")
-		p = 1 - share(c, "idle") - share(c, "iowait")
-		k = 0; split("user nice system irq softirq steal", b)
-		for (i = 1; i <= 6; i++) k += sshare(c, b[i])
-		n = nsamp(c); f = sf(c); if (f > 1) f = 1
-		ps = f > 0 ? k / f : 0; if (ps > 1) ps = 1
-		s = n > 0 ? f * root(ps * (1 - ps) / n) : f / 4
+		p = 1 - share(c, "idle") - share(c, "iowait"); k = sbusy(c)
+		n = nsamp(c); s = ssigma(c, k)
 		tol = 4 * s + edge_ns() / w + 6e7 / w
 		printf "# vtime busy %s, randstat busy %s: error %s, tolerance %s (4 sigma %s, n %d)\n", pct(k), pct(p), pct(p - k), pct(tol), pct(4 * s), n
 		verdict(st == 0 && sq(p - k) <= sq(tol))
@@ -470,27 +448,27 @@ fi
 NS=$((FS / 3))
 P=/sys/module/randstat/parameters
 rm -f /tmp/naps.exponential /tmp/naps.uniform
-[ "$FCPU" -eq 0 ] && for round in 1 2; do
-	for law in exponential uniform; do
-		/progs/wr $P/law "$law" >/dev/null
-		sleep 0.3
-		OWN=cpu_ns
-		run_wl naps 0 /progs/runas -u 65534 /progs/naps 50 "$NS"
-		st=$?
-		nr=$(awk -v n="$(wlval naps)" -v w="$(wlval wall_ns)" 'BEGIN { printf "%.0f\n", n / (w / 1e9) }')
-		awk -v law="$law" -v own="$WL_OWN" "$(cat /tests/judge.awk)"'
-END {	c = "cpu0"; classes(c)
-	p = share(c, "user"); b = 1 - share(c, "idle") - share(c, "iowait")
-	printf "%.6f %d %.6f %.6f %d\n", p, nsamp(c), b, own / g("wall"), g("sampler." c ".dormancies") >> "/tmp/naps." law
-	printf "# naps, %s: randstat user %s, busy %s; own %s; %d samples, %d dormancies\n", law, pct(p), pct(b), pct(own / g("wall")), nsamp(c), g("sampler." c ".dormancies")
-	exit !(nsamp(c) > 0)
-}' /tmp/delta
-		sampled=$?
-		[ $st -eq 0 ] && [ $sampled -eq 0 ] && [ "$nr" -ge 1000 ]
-		result $? "naps 50 us (uid 65534), $law, round $round ($NS s): ran ($nr naps/s, >= 1000) and was sampled"
-	done
-done
 if [ "$FCPU" -eq 0 ]; then
+	for round in 1 2; do
+		for law in exponential uniform; do
+			/progs/wr $P/law "$law" >/dev/null
+			sleep 0.3
+			OWN=cpu_ns
+			run_wl naps 0 /progs/runas -u 65534 /progs/naps 50 "$NS"
+			st=$?
+			nr=$(awk -v n="$(wlval naps)" -v w="$(wlval wall_ns)" 'BEGIN { printf "%.0f\n", n / (w / 1e9) }')
+			awk -v law="$law" -v own="$WL_OWN" "$(cat /tests/judge.awk)"'
+	END {	c = "cpu0"; classes(c)
+		p = share(c, "user"); b = 1 - share(c, "idle") - share(c, "iowait")
+		printf "%.6f %d %.6f %.6f %d\n", p, nsamp(c), b, own / g("wall"), g("sampler." c ".dormancies") >> "/tmp/naps." law
+		printf "# naps, %s: randstat user %s, busy %s; own %s; %d samples, %d dormancies\n", law, pct(p), pct(b), pct(own / g("wall")), nsamp(c), g("sampler." c ".dormancies")
+		exit !(nsamp(c) > 0)
+	}' /tmp/delta
+			sampled=$?
+			[ $st -eq 0 ] && [ $sampled -eq 0 ] && [ "$nr" -ge 1000 ]
+			result $? "naps 50 us (uid 65534), $law, round $round ($NS s): ran ($nr naps/s, >= 1000) and was sampled"
+		done
+	done
 	/progs/wr $P/law exponential >/dev/null
 	awk "$(cat /tests/judge.awk)"'
 		FNR == 1 { f++ } { p[f] += $1 * $2; n[f] += $2; b[f] += $3 * $2; q[f] += $4; dd[f] += $5; k[f]++ }

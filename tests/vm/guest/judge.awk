@@ -20,6 +20,13 @@ function ns(c, cls) {
 function share(c, cls) { return el(c) > 0 ? ns(c, cls) / el(c) : 0 }
 # /proc/stat's share of CLASS on c over the wall time of the window.
 function sshare(c, cls) { return g("stat." c "." cls) * 1e9 / g("user_hz") / g("wall") }
+# /proc/stat's busy share of c: the sum of its busy classes (its idle is
+# the exact NO_HZ sleep time, so 1 - idle would not do).
+function sbusy(c,  b, i, k) {
+	split("user nice system irq softirq steal", b)
+	for (i = 1; i <= 6; i++) k += sshare(c, b[i])
+	return k
+}
 # The standard error of a share estimated from n samples: binomial.  On a
 # CPU that was partly dormant the samples estimate only the sampled part
 # S of the elapsed time E; the share's error is then (S/E) sqrt(p_s (1 -
@@ -32,6 +39,17 @@ function sshare(c, cls) { return g("stat." c "." cls) * 1e9 / g("user_hz") / g("
 function sigma(p, n) { return n > 0 ? root(p * (1 - p) / n) : 1 }
 # The part of c's elapsed time its samples cover (the rest was exact).
 function sf(c) { return el(c) > 0 ? g("sampler." c ".sampled_ns") / el(c) : 0 }
+# The standard error of a busy share q of c, from the sampled part f
+# alone: f sqrt(p_s (1 - p_s) / n), p_s = q / f the sampled part's busy
+# share (at most 1: busy time is never dormant).  f is the module's word:
+# taken at most 1, so that it can only narrow sigma below the plain
+# binomial one.  No sample at all: the sampled part was charged to no
+# class, so the error is at most f; 4 sigma is taken as f.
+function ssigma(c, q,  n, f, p) {
+	n = nsamp(c); f = sf(c); if (f > 1) f = 1
+	p = f > 0 ? q / f : 0; if (p > 1) p = 1
+	return n > 0 ? f * root(p * (1 - p) / n) : f / 4
+}
 # busybox awk here has no libm (no sqrt, no ^): Newton's method, and sq().
 function sq(x) { return x * x }
 function root(x,  r, i) {

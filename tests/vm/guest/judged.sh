@@ -224,9 +224,7 @@ EV_PROG='END {
 	c = evc; classes(c); stat_classes(c); w = g("wall")
 	p = 1 - share(c, "idle") - share(c, "iowait"); q = own / w
 	# the tick charges only what it sees: the sum of the busy classes
-	# (/proc/stat idle is the exact NO_HZ sleep time: 1 - idle would not do)
-	k = 0; split("user nice system irq softirq steal", b)
-	for (i = 1; i <= 6; i++) k += sshare(c, b[i])
+	k = sbusy(c)
 	n = nsamp(c)
 	# f, the sampled part, is the module'"'"'s word: at most 1 (above)
 	f = sf(c); if (f > 1) f = 1

@@ -250,34 +250,77 @@ sleep 1
 # datagram's NET_RX softirq runs on cpu0, otherwise idle, and wakes the
 # receiver on cpu1.  With a spinner on cpu1 that wakeup is an enqueue
 # cpu0 does on cpu1's busy runqueue (sched_update_nr_running_tp fires on
-# cpu0).  cpu0 runs no task for it, so its sampler must stay dormant:
-# before the fix (defect 4 of issue "The sampler rebuilt around one state
-# machine") every such enqueue resumed it, at least one resume per
-# datagram; after it, cpu0 resumes only when a task runs there (the
-# snapshots, kworkers, ksoftirqd: about 7 a second).  So at most one resume
-# per 2 datagrams: measured, 172 for 151 datagrams with the module before,
-# 25 after (6.1 and 6.12).  A control window with cpu1 idle (the wakeup is
-# then queued to cpu1) is printed beside.  Valid only if the softirq ran
-# on cpu0 (NET_RX on cpu0 for at least half of the datagrams) and the
-# receiver got them.
+# cpu0).  cpu0 runs no task for it, so that enqueue must not resume its
+# sampler: before the fix (defect 4 of issue "The sampler rebuilt around
+# one state machine") every such enqueue resumed it, at least one resume
+# per datagram.
+#
+# cpu0 still resumes, legitimately, when a task runs there (the
+# snapshots, kworkers, ksoftirqd: about 7 a second), and when it leaves
+# idle having spent more than 1/64 of its time since it went dormant in
+# interrupts (randstat_busy_update(), from randstat_idle_probe()).  The
+# second follows the emulator's speed: once a datagram's interrupts
+# take cpu0 more than 20 ms / 64 = 312 us, every second idle exit is a
+# resume, about 1 per 2 datagrams on that rule alone.  CI's slower host
+# saw 80 resumes for 151 datagrams, against 25 on an idle host here and
+# 42 (24 at an idle exit) with the host busy building a kernel.  So the
+# function tracer on cpu0 names each resume's caller (randstat_wake()'s
+# parent), and the bar is on the resumes from anywhere but the idle exit
+# (the enqueue probe, the PELT backstop): at most 1 per 2 datagrams.
+# Measured: 18 of 151 here; the mutant enqueue-elsewhere-resumes (every
+# enqueue resumes, as before the fix) 163.  The trace is valid only if it
+# saw every resume the window counted (at least the dormancies less
+# one; resumes for the snapshots at its edges add to it and count against
+# the bar).  A control window with cpu1 idle (the wakeup is then queued
+# to cpu1) is printed beside.  Valid only if the softirq ran on cpu0
+# (NET_RX on cpu0 for at least half of the datagrams) and the receiver
+# got them.
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
+TR=/sys/kernel/tracing
 netrx0() { awk '$1 == "NET_RX:" { print $2 }' /proc/softirqs; }
+# wake_trace 1|0: start or stop the function tracer on cpu0's calls of
+# randstat_wake(); stopping prints "IDLE OTHER", the resumes from
+# randstat_idle_probe() and from anywhere else.
+wake_trace() {
+	if [ "$1" = 1 ]; then
+		{ [ -e "$TR/trace" ] || mount -t tracefs nodev "$TR"; } &&
+			echo 0 >"$TR/tracing_on" &&
+			cat "$TR/tracing_cpumask" >/tmp/cpumask &&
+			echo 1 >"$TR/tracing_cpumask" &&
+			echo randstat_wake >"$TR/set_ftrace_filter" &&
+			echo function >"$TR/current_tracer" &&
+			: >"$TR/trace" && echo 1 >"$TR/tracing_on"
+		return
+	fi
+	echo 0 >"$TR/tracing_on"
+	awk '/ randstat_wake <-/ { if ($NF ~ /^<-randstat_idle_probe/) i++; else o++ }
+		END { print i + 0, o + 0 }' "$TR/trace"
+	echo nop >"$TR/current_tracer"
+	: >"$TR/set_ftrace_filter"
+	cat /tmp/cpumask >"$TR/tracing_cpumask"
+	: >"$TR/trace"
+}
 # udp_window NAME SPIN: the traffic, with a spinner on cpu1 if SPIN is 1;
-# prints "sent received netrx0 dormancies samples".
+# prints "sent received netrx0 dormancies samples idle-exit-resumes
+# other-resumes" (the last two -1 -1 if the tracer could not start).
 udp_window() {
 	[ "$2" = 1 ] && { taskset -c 1 /progs/spin $((SECS + 1)) >/dev/null & sp=$!; }
 	sleep 0.3
 	n0=$(netrx0)
+	wt=0
+	wake_trace 1 && wt=1
 	snap "$1"0
 	taskset -c 1 /progs/udpflood "$SECS" 50 >/tmp/udp.out 2>&1
 	snap "$1"1
+	if [ "$wt" = 1 ]; then wake_trace 0 >/tmp/udp.wakes; else echo -1 -1 >/tmp/udp.wakes; fi
 	n1=$(netrx0)
 	[ "$2" = 1 ] && wait "$sp"
 	delta "$1"0 "$1"1
 	awk -v nr=$((n1 - n0)) "$(cat /tests/judge.awk)"'
 	END {
 		while ((getline l < "/tmp/udp.out") > 0) if (split(l, f, " ") >= 5 && f[2] == "sent") { s = f[3]; r = f[5] }
-		print s + 0, r + 0, nr, g("sampler.cpu0.dormancies"), nsamp("cpu0")
+		getline w < "/tmp/udp.wakes"
+		print s + 0, r + 0, nr, g("sampler.cpu0.dormancies"), nsamp("cpu0"), w
 	}' /tmp/delta
 }
 if [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ]; then
@@ -292,19 +335,21 @@ elif [ -w "$RPS" ]; then
 	udp_window uc 0 >/tmp/udp.control
 	udp_window ub 1 >/tmp/udp.busy
 	echo 0 >"$RPS"
-	read -r cs cr cn cd cx </tmp/udp.control
-	read -r bs br bn bd bx </tmp/udp.busy
-	awk -v cs="$cs" -v cr="$cr" -v cn="$cn" -v cd="$cd" -v cx="$cx" \
-		-v bs="$bs" -v br="$br" -v bn="$bn" -v bd="$bd" -v bx="$bx" 'END {
-		printf "# control (cpu1 idle): %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times, %d samples\n", cs, cr, cn, cd, cx
-		printf "# cpu1 busy: %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times, %d samples\n", bs, br, bn, bd, bx
+	read -r cs cr cn cd cx ci co </tmp/udp.control
+	read -r bs br bn bd bx bi bo </tmp/udp.busy
+	awk -v cs="$cs" -v cr="$cr" -v cn="$cn" -v cd="$cd" -v cx="$cx" -v ci="$ci" -v co="$co" \
+		-v bs="$bs" -v br="$br" -v bn="$bn" -v bd="$bd" -v bx="$bx" -v bi="$bi" -v bo="$bo" 'END {
+		printf "# control (cpu1 idle): %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times (%d at an idle exit, %d elsewhere), %d samples\n", cs, cr, cn, cd, ci, co, cx
+		printf "# cpu1 busy: %d datagrams, %d received, NET_RX on cpu0 %d; cpu0 resumed %d times (%d at an idle exit, %d elsewhere), %d samples\n", bs, br, bn, bd, bi, bo, bx
 		lim = bs / 2
-		printf "# resumes with cpu1 busy %d, limit %.1f (one per 2 datagrams)\n", bd, lim
+		printf "# resumes with cpu1 busy not at an idle exit %d, limit %.1f (one per 2 datagrams)\n", bo, lim
 		ok = cs > 0 && bs > 0 && cr >= 0.9 * cs && br >= 0.9 * bs && cn >= cs / 2 && bn >= bs / 2
 		if (!ok) print "# not valid: the softirq did not run on cpu0, or datagrams were lost"
-		exit !(ok && bd <= lim)
+		tr = bi >= 0 && bi + bo >= bd - 1
+		if (!tr) print "# not valid: the tracer did not see every resume (" bi + bo " traced, " bd " dormancies)"
+		exit !(ok && tr && bo <= lim)
 	}' /dev/null
-	result $? "cpu0 serving softirqs that wake tasks on busy cpu1 stays dormant (at most 1 resume per 2 datagrams)"
+	result $? "cpu0 serving softirqs that wake tasks on busy cpu1 stays dormant (at most 1 resume but at an idle exit per 2 datagrams)"
 else
 	result 1 "no $RPS: a kernel without RPS?"
 fi

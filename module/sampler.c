@@ -320,7 +320,7 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	/* Only a sample that finds the idle task idle stops the sampler. */
 	bool doze = (cls == RS_IDLE || cls == RS_IOWAIT) &&
 		    randstat_may_doze(rc, law);
-	u64 last, next = ktime_to_ns(expires), nsamples, weight, late, back;
+	u64 last, next = ktime_to_ns(expires), nsamples, weight, back;
 
 	randstat_take_rekey(rc);
 	nsamples = randstat_advance(&rc->rng, law, w, ktime_to_ns(now),
@@ -335,14 +335,15 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 		randstat_kstat_fill(cpu, false, rc->last_idle_us,
 				    rc->last_iowait_us, &k);
 		/*
-		 * The samples cover the time up to @last; the span charged
-		 * exactly starts there.  The CPU slept on in @cls until the
-		 * interrupt came (NO_HZ stopped its sleep time at the
-		 * interrupt's entry): that lateness is sleep of the span.
+		 * The sampled time runs to @now, not to @last: every expiry
+		 * up to @now was counted, so a late interrupt's wait after
+		 * @last is time the samples watched, and ending the sampled
+		 * time at @last would keep their count but drop that time
+		 * (an excess of lateness / mean samples per stop).  The span
+		 * charged exactly starts at @now, from the sleep times NO_HZ
+		 * stopped at the interrupt's entry.
 		 */
-		k.t_ns = last;
-		late = randstat_ns_since(now, ns_to_ktime(last));
-		k.ns[cls] -= min(k.ns[cls], late);
+		k.t_ns = ktime_to_ns(now);
 	}
 
 	write_seqcount_begin(&rc->seq);

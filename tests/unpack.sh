@@ -126,8 +126,8 @@ guest_image() {
 # cross_headers FLAVOUR [RELEASE]: the headers of Debian's FLAVOUR kernel
 # (arm64) for RELEASE's ABI (default: guest_release's, 6.1.0-56-amd64 ->
 # 6.1.0-56-arm64), at the version of the installed amd64 headers, unpacked
-# into the cache as cross-FLAVOUR-ABI with linux-headers-ABI-common and the
-# host's own linux-kbuild-6.1 (x86-64 fixdep and modpost: what a cross
+# into the cache as cross-FLAVOUR-ABI with linux-headers-ABI-common and
+# linux-kbuild-6.1 (apt's candidate) (x86-64 fixdep and modpost: what a cross
 # build runs), so that the tree's scripts and tools links, which point at
 # ../../lib/linux-kbuild-6.1, resolve inside it.  The flavour's Makefile
 # includes /usr/src/linux-headers-ABI-common/Makefile: made to include
@@ -149,8 +149,10 @@ cross_headers() {
 	kb=$(apt-cache show "linux-headers-$abi-$flavour:$flavour=$ver" 2>/dev/null |
 		sed -n 's/^Depends: .*\(linux-kbuild-[^ ,]*\).*/\1/p' | head -n 1)
 	[ -n "$kb" ] || { echo "unpack: linux-headers-$abi-$flavour:$flavour=$ver: no linux-kbuild in its Depends" >&2; return 1; }
+	# linux-kbuild at apt's candidate: the headers depend on it by ">=",
+	# and its own updates move on (6.1.192-3 under headers 6.1.192-2).
 	dir=$(unpacked "cross-$abi-$flavour" "linux-headers-$abi-$flavour:$flavour=$ver" \
-		"linux-headers-$abi-common=$ver" "$kb=$ver") || return 1
+		"linux-headers-$abi-common=$ver" "$kb") || return 1
 	hdr=$dir/usr/src/linux-headers-$abi-$flavour
 	if [ ! -f "$hdr/Makefile" ] || [ ! -d "$dir/usr/lib/$kb/scripts" ]; then
 		echo "unpack: no $hdr/Makefile or $kb in $dir" >&2

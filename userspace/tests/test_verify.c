@@ -271,6 +271,44 @@ static int json3(FILE *f, const struct rsv_run *run, bool legend)
 	return rsv_print_json(f, run);
 }
 
+/* x86's LOC line; arm64's architected timer lines and broadcast IPIs. */
+static void t_timer_irqs(void)
+{
+	static const char x86[] =
+		"           CPU0       CPU1       \n"
+		"  0:         44          0   IO-APIC   2-edge      timer\n"
+		"NMI:          0          0   Non-maskable interrupts\n"
+		"LOC:      12345      67890   Local timer interrupts\n"
+		"ERR:          0\n";
+	static const char arm64[] =
+		"           CPU0       CPU1       \n"
+		" 10:          0          0     GIC-0  30 Level     arch_timer\n"
+		" 11:       4321       8765     GIC-0  27 Level     arch_timer\n"
+		" 13:         99          0     GIC-0  33 Level     uart-pl011\n"
+		"IPI0:        17         23       Rescheduling interrupts\n"
+		"IPI4:         5         11       Timer broadcast interrupts\n"
+		"Err:          0\n";
+	static const char none[] =
+		"           CPU0       CPU1       \n"
+		" 13:         99          0     GIC-0  33 Level     uart-pl011\n";
+	uint64_t n = 1;
+	FILE *f;
+
+	f = fmemopen((void *)x86, sizeof(x86) - 1, "r");
+	EXPECT(rsv_timer_irqs(f, 1, &n) && n == 67890);
+	fclose(f);
+	f = fmemopen((void *)arm64, sizeof(arm64) - 1, "r");
+	EXPECT(rsv_timer_irqs(f, 1, &n) && n == 8765 + 11);
+	rewind(f);
+	EXPECT(rsv_timer_irqs(f, 0, &n) && n == 4321 + 5);
+	rewind(f);
+	EXPECT(!rsv_timer_irqs(f, 2, &n));
+	fclose(f);
+	f = fmemopen((void *)none, sizeof(none) - 1, "r");
+	EXPECT(!rsv_timer_irqs(f, 0, &n));
+	fclose(f);
+}
+
 static void t_text(void)
 {
 	struct rsv_run run;
@@ -459,6 +497,7 @@ int main(int argc, char **argv)
 	tap_test("verify: just past the bound FAIL, inside PASS", t_judge_bounds);
 	tap_test("verify: the background taken off, its error added", t_background);
 	tap_test("verify: a workload not doing what it claims is not judged", t_claims);
+	tap_test("verify: local timer interrupts from x86's and arm64's /proc/interrupts", t_timer_irqs);
 	tap_test("verify: text report", t_text);
 	tap_test("verify: JSON shape", t_json);
 	tap_test("verify: the reports to /dev/full fail", t_full);

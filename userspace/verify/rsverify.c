@@ -198,37 +198,15 @@ struct reads {
 	uint64_t loc;
 };
 
-/* /proc/interrupts' LOC count of CPU @cpu (x86's local timer). */
+/* The local timer interrupts CPU @cpu has taken (rsv_timer_irqs()). */
 static bool read_loc(unsigned int cpu, uint64_t *loc)
 {
 	FILE *f = fopen("/proc/interrupts", "r");
-	char line[8192], want[32], *p, *tok, *save;
-	int col = -1, i;
-	bool ok = false;
+	bool ok;
 
 	if (!f)
 		return false;
-	snprintf(want, sizeof(want), "CPU%u", cpu);
-	if (fgets(line, sizeof(line), f)) {
-		for (i = 0, tok = strtok_r(line, " \t\n", &save); tok;
-		     i++, tok = strtok_r(NULL, " \t\n", &save))
-			if (!strcmp(tok, want))
-				col = i;
-	}
-	while (col >= 0 && fgets(line, sizeof(line), f)) {
-		p = line + strspn(line, " ");
-		if (strncmp(p, "LOC:", 4))
-			continue;
-		p += 4;
-		for (i = 0, tok = strtok_r(p, " \t\n", &save); tok && i < col;
-		     i++, tok = strtok_r(NULL, " \t\n", &save))
-			;
-		if (tok) {
-			*loc = strtoull(tok, NULL, 10);
-			ok = true;
-		}
-		break;
-	}
+	ok = rsv_timer_irqs(f, cpu, loc);
 	fclose(f);
 	return ok;
 }

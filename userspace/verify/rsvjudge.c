@@ -4,6 +4,7 @@
  * (rsvjudge.h has the tolerances and why).
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rsjson.h"
@@ -384,4 +385,51 @@ int rsv_print_json(FILE *f, const struct rsv_run *run)
 		json_object_array_add(a, json_result(&run->r[k]));
 	rs_json_add(o, "workloads", a);
 	return rs_json_print(f, o) || fflush(f) ? -1 : 0;
+}
+
+/*
+ * rsv_timer_irqs - the local timer interrupts CPU @cpu has taken, from
+ * /proc/interrupts as @f reads it: x86's LOC line, or on arm64 the lines
+ * of the architected timer (its name last) and the broadcast timer's
+ * IPIs (what wakes a CPU from an idle state that stops its timer),
+ * summed.  False if the CPU's column or any such line is missing.
+ */
+bool rsv_timer_irqs(FILE *f, unsigned int cpu, uint64_t *n)
+{
+	static const char bcast[] = "Timer broadcast interrupts\n";
+	char line[8192], want[32], *tok, *save, *last;
+	size_t len;
+	uint64_t c;
+	int col = -1, i;
+	bool found = false, loc;
+
+	snprintf(want, sizeof(want), "CPU%u", cpu);
+	if (fgets(line, sizeof(line), f)) {
+		for (i = 0, tok = strtok_r(line, " \t\n", &save); tok;
+		     i++, tok = strtok_r(NULL, " \t\n", &save))
+			if (!strcmp(tok, want))
+				col = i;
+	}
+	*n = 0;
+	while (col >= 0 && fgets(line, sizeof(line), f)) {
+		len = strlen(line);
+		loc = len >= sizeof(bcast) - 1 &&
+		      !strcmp(line + len - (sizeof(bcast) - 1), bcast);
+		/* the label ("LOC:", "11:"), then a count per CPU, then names */
+		tok = strtok_r(line, " \t\n", &save);
+		if (!tok)
+			continue;
+		loc = loc || !strcmp(tok, "LOC:");
+		c = 0;
+		for (i = 0, last = NULL; (tok = strtok_r(NULL, " \t\n", &save)); i++) {
+			if (i == col)
+				c = strtoull(tok, NULL, 10);
+			last = tok;
+		}
+		if (i <= col || !(loc || (last && !strcmp(last, "arch_timer"))))
+			continue;
+		*n += c;
+		found = true;
+	}
+	return found;
 }

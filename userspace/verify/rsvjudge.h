@@ -151,5 +151,7 @@ int rsv_exit_code(const struct rsv_run *run);
 /* The reports; return 0, or -1 if they could not be written. */
 int rsv_print_text(FILE *f, const struct rsv_run *run, bool legend);
 int rsv_print_json(FILE *f, const struct rsv_run *run);
+/* CPU @cpu's local timer interrupts from /proc/interrupts read from @f. */
+bool rsv_timer_irqs(FILE *f, unsigned int cpu, uint64_t *n);
 
 #endif /* RSVJUDGE_H */

@@ -41,7 +41,9 @@ packages=(
 		curl						# its node_exporter (unpacked)
 		libsensors5					# the fuse suite's sadc (unpacked sysstat)
 		linux-perf trace-cmd bpftrace			# the trace suite
-		chromium)					# the prof suite's flame graph
+		chromium					# the prof suite's flame graph
+		gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm	# the arm64 suite
+		libjson-c-dev:arm64 libtracefs-dev:arm64 libtraceevent-dev:arm64)	# (static reader)
 # npm, for the prof suite's d3-flame-graph: Debian's package, unless an
 # npm is there already (Node.js from elsewhere bundles one, and its
 # package conflicts with Debian's npm).
@@ -64,6 +66,11 @@ if [ ${#missing[@]} -gt 0 ]; then
 	fi
 	echo "# deps: installing ${missing[*]}"
 	export DEBIAN_FRONTEND=noninteractive
+	# The arm64 suite's libraries are arm64 packages (multiarch).
+	case " ${missing[*]} " in *:arm64" "*)
+		dpkg --print-foreign-architectures | grep -qx arm64 ||
+			dpkg --add-architecture arm64 ;;
+	esac
 	apt-get update -q >/dev/null
 	apt-get install -y -q --no-install-recommends "${missing[@]}" >/dev/null
 fi

@@ -19,7 +19,11 @@
 # $RANDSTAT_OUT/NAME.disk.img, for the host to read what the guest wrote
 # there: the prof suite), RANDSTAT_QEMU_ROOT (a chroot whose
 # /usr/bin/qemu-system-x86_64 boots the guest instead of the host's: the
-# faithful2 suite's trixie QEMU 10, tests/vm/qemu-trixie.sh; no disk).
+# faithful2 suite's trixie QEMU 10, tests/vm/qemu-trixie.sh; no disk),
+# RANDSTAT_ARCH (amd64, the default, or arm64: Debian's arm64 kernel
+# under qemu-system-aarch64 -M virt -cpu cortex-a72, console ttyAMA0),
+# RANDSTAT_TIMER_STOP (arm64, 1: the device tree of tests/vm/arm64-dtb.sh,
+# an idle state that stops the local timer, and the broadcast timer).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,8 +38,17 @@ secs=${RANDSTAT_SECS:-3}
 limit=${RANDSTAT_VM_TIMEOUT:-900}
 iops=${RANDSTAT_DISK_IOPS:-100}
 
+arch=${RANDSTAT_ARCH:-amd64}
+case $arch in
+amd64)	qemu_bin=qemu-system-x86_64 qemu_pkg=qemu-system-x86 ;;
+arm64)	qemu_bin=qemu-system-aarch64 qemu_pkg=qemu-system-arm ;;
+*)	echo "boot: RANDSTAT_ARCH=$arch: amd64 or arm64" >&2; exit 1 ;;
+esac
 qroot=${RANDSTAT_QEMU_ROOT:-}
-if [ -n "$qroot" ]; then
+if [ -n "$qroot" ] && [ "$arch" != amd64 ]; then
+	echo "boot: RANDSTAT_QEMU_ROOT boots amd64 guests only" >&2
+	exit 1
+elif [ -n "$qroot" ]; then
 	[ -x "$qroot/usr/bin/qemu-system-x86_64" ] || {
 		echo "boot: $qroot/usr/bin/qemu-system-x86_64 missing: bash tests/vm/qemu-trixie.sh makes it" >&2
 		exit 1
@@ -45,8 +58,8 @@ if [ -n "$qroot" ]; then
 		exit 1
 	}
 else
-	command -v qemu-system-x86_64 >/dev/null || {
-		echo "boot: qemu-system-x86_64 missing: apt-get install qemu-system-x86" >&2
+	command -v "$qemu_bin" >/dev/null || {
+		echo "boot: $qemu_bin missing: apt-get install $qemu_pkg" >&2
 		exit 1
 	}
 fi
@@ -68,8 +81,6 @@ if [ "$iops" -gt 0 ]; then
 	disk=(-drive "file=$img,if=virtio,format=raw,throttling.iops-total=$iops")
 fi
 
-# TCG (no KVM here).  -cpu max,+invtsc with tsc=reliable clocksource=tsc:
-# otherwise every clock read traps to an emulated HPET.
 # One guest at a time on this machine: two TCG guests on 2 cores would
 # delay each other's timer interrupts and skew every timing result.
 lockdir=${RANDSTAT_CACHE:-$HOME/.cache/randstat}
@@ -77,7 +88,21 @@ mkdir -p "$lockdir"
 exec 9>"$lockdir/vm.lock"
 flock 9
 
-cmdline="console=ttyS0 panic=-1 tsc=reliable clocksource=tsc"
+# amd64: TCG (no KVM here), -cpu max,+invtsc with tsc=reliable
+# clocksource=tsc: otherwise every clock read traps to an emulated HPET.
+# arm64: the virt board, its GIC and the architected timer (the generic
+# timer's virtual counter, read from user space without a trap);
+# cortex-a72, as -cpu max's pointer authentication makes TCG 5-7 times
+# slower (Documentation/testing.rst, "arm64").
+if [ "$arch" = arm64 ]; then
+	cmdline="console=ttyAMA0 panic=-1"
+	# shellcheck disable=SC2054 # QEMU's commas
+	machine=(-machine virt -cpu cortex-a72)
+else
+	cmdline="console=ttyS0 panic=-1 tsc=reliable clocksource=tsc"
+	# shellcheck disable=SC2054 # QEMU's commas
+	machine=(-machine pc -cpu max,+invtsc)
+fi
 cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
 [ "${RANDSTAT_INTERACTIVE:-0}" = 1 ] && cmdline+=" randstat_interactive=1"
 # RANDSTAT_TCG_THREAD: multi (QEMU's default) or single.  The test suite
@@ -96,7 +121,7 @@ cmdline+=" randstat_suite=$suite randstat_secs=$secs $extra"
 # timer comes late because the host is busy (bookworm's QEMU 7.2 boots
 # one CPU so, and hangs with two at "Booting SMP configuration").
 read -r -a qopts <<<"${RANDSTAT_QEMU_OPTS:-}"
-qbin=(qemu-system-x86_64)
+qbin=("$qemu_bin")
 stage=
 if [ -n "$qroot" ]; then
 	# The chroot's QEMU sees the kernel and the initramfs at the same
@@ -115,7 +140,12 @@ if [ -n "$qroot" ]; then
 	qbin=(chroot "$qroot" /usr/bin/qemu-system-x86_64)
 fi
 # shellcheck disable=SC2054 # -cpu's commas are QEMU's
-qemu=("${qbin[@]}" -machine pc -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-multi}" -cpu max,+invtsc
+if [ "$arch" = arm64 ] && [ "${RANDSTAT_TIMER_STOP:-0}" = 1 ]; then
+	bash "$here/arm64-dtb.sh" "$out/$name.dtb" "${machine[@]}" -smp "${RANDSTAT_SMP:-2}" -m 1G ||
+		exit 1
+	machine+=(-dtb "$out/$name.dtb")
+fi
+qemu=("${qbin[@]}" "${machine[@]}" -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-multi}"
 	-smp "${RANDSTAT_SMP:-2}" -m 1G -nographic -no-reboot
 	${qopts[@]+"${qopts[@]}"}
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"

@@ -23,7 +23,12 @@
 # module/randstat.ko; "none" leaves it out, for harness tests),
 # RANDSTAT_EXTRA_KO_DIR (its files go to /ko: the debug suite's broken
 # builds), RANDSTAT_GUEST_MODULES (the kernel's modules to load at boot;
-# default "virtio_pci virtio_blk"), RANDSTAT_TRACE_OUT (see above).
+# default "virtio_pci virtio_blk"), RANDSTAT_TRACE_OUT (see above),
+# RANDSTAT_BUSYBOX (default /bin/busybox), RANDSTAT_BIN_ROOT (the tree
+# whose tests/progs, bench/progs and userspace binaries go in; default
+# this one), RANDSTAT_ARCH (arm64: the binaries are the cross-built ones
+# of RANDSTAT_BIN_ROOT, and the host's own programs, the fuse suite's,
+# stay out).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,8 +47,10 @@ need cpio cpio
 need gzip gzip
 # static: ldd fails on a static executable
 static() { ! ldd "$1" >/dev/null 2>&1; }
-busybox=/bin/busybox
-[ -x "$busybox" ] || die "no /bin/busybox: apt-get install busybox-static"
+busybox=${RANDSTAT_BUSYBOX:-/bin/busybox}
+bins=${RANDSTAT_BIN_ROOT:-$repo}
+arch=${RANDSTAT_ARCH:-amd64}
+[ -x "$busybox" ] || die "no $busybox: apt-get install busybox-static"
 static "$busybox" ||
 	die "$busybox is dynamically linked: apt-get install busybox-static"
 [ -f "$moddir/modules.dep" ] ||
@@ -105,7 +112,7 @@ build_base() {
 
 mkdir -p "$cache"
 # Named by kernel and by this script's checksum: a changed builder rebuilds.
-base=$cache/initramfs-base-$kver-$( { cat "$0"; echo "${wanted[*]:-}"; } | cksum | cut -d' ' -f1).cpio.gz
+base=$cache/initramfs-base-$kver-$( { cat "$0"; echo "${wanted[*]:-} $busybox"; } | cksum | cut -d' ' -f1).cpio.gz
 if [ ! -s "$base" ] || [ "$busybox" -nt "$base" ] ||
    [ "$moddir/modules.dep" -nt "$base" ]; then
 	echo "# initramfs: building $base" >&2
@@ -119,9 +126,14 @@ mkdir -p "$root/progs" "$root/tests"
 cp "$here/guest/init" "$root/init"
 chmod 755 "$root/init"
 cp "$here"/guest/*.sh "$here"/guest/*.awk "$root/tests/"
+# elf_machine FILE: the ELF header's e_machine (62 x86-64, 183 aarch64).
+elf_machine() { od -An -tu2 -j18 -N2 "$1" | tr -d ' '; }
+case $arch in arm64) want_machine=183 ;; *) want_machine=62 ;; esac
 for p in $(make -s -C "$repo/tests/progs" list); do
-	[ -x "$repo/tests/progs/$p" ] || die "tests/progs/$p not built: make -C tests/progs"
-	cp "$repo/tests/progs/$p" "$root/progs/"
+	[ -x "$bins/tests/progs/$p" ] || die "$bins/tests/progs/$p not built: make -C tests/progs"
+	[ "$(elf_machine "$bins/tests/progs/$p")" = "$want_machine" ] ||
+		die "$bins/tests/progs/$p is not an $arch program (ELF machine $(elf_machine "$bins/tests/progs/$p"))"
+	cp "$bins/tests/progs/$p" "$root/progs/"
 done
 if [ "$ko" != none ]; then
 	[ -f "$ko" ] || die "$ko missing: make -C $repo module"
@@ -143,14 +155,14 @@ for f in "$repo"/bench/guest/*.sh; do
 	if [ -f "$f" ]; then cp "$f" "$root/tests/"; fi
 done
 for p in iso evader loop work phased; do
-	if [ -x "$repo/bench/progs/$p" ]; then cp "$repo/bench/progs/$p" "$root/progs/"; fi
+	if [ -x "$bins/bench/progs/$p" ]; then cp "$bins/bench/progs/$p" "$root/progs/"; fi
 done
 # The guest has no libc: the reader goes in linked statically.
-if [ -x "$repo/userspace/randstat.static" ]; then
-	cp "$repo/userspace/randstat.static" "$root/progs/randstat"
+if [ -x "$bins/userspace/randstat.static" ]; then
+	cp "$bins/userspace/randstat.static" "$root/progs/randstat"
 fi
-if [ -x "$repo/userspace/cgroup/randstat-cgroup.static" ]; then
-	cp "$repo/userspace/cgroup/randstat-cgroup.static" "$root/progs/randstat-cgroup"
+if [ -x "$bins/userspace/cgroup/randstat-cgroup.static" ]; then
+	cp "$bins/userspace/cgroup/randstat-cgroup.static" "$root/progs/randstat-cgroup"
 fi
 
 # copy_path FILE [DEST]: FILE (symlinks followed) at DEST in the guest
@@ -171,8 +183,8 @@ copy_dyn() {
 	done
 }
 # The fuse suite's programs, those that are installed (the suite says
-# what is missing).
-if [ -x "$repo/userspace/fs/randstat-fs" ]; then
+# what is missing): the host's, so not in an arm64 guest.
+if [ "$arch" = amd64 ] && [ -x "$repo/userspace/fs/randstat-fs" ]; then
 	copy_dyn "$repo/userspace/fs/randstat-fs" /usr/bin/randstat-fs
 fi
 # randstat-fs-mount and the systemd unit that runs it, whose commands the
@@ -196,7 +208,7 @@ for f in /usr/bin/top /usr/bin/vmstat /usr/bin/mpstat /usr/bin/sar \
 			if [ -x "$c" ]; then from=$c; break; fi
 		done
 	done
-	if [ -x "$from" ]; then copy_dyn "$from" "$f"; fi
+	if [ "$arch" = amd64 ] && [ -x "$from" ]; then copy_dyn "$from" "$f"; fi
 done
 for f in /lib/terminfo/d/dumb /usr/share/terminfo/d/dumb; do
 	if [ -e "$f" ]; then copy_path "$f"; fi
@@ -218,7 +230,7 @@ mv "$out.tmp" "$out"
 # Only that suite's boot carries them: bpftrace's libraries (LLVM,
 # clang, z3, ICU) are ~200 MB, which the kernel would unpack at every
 # boot.  A tool that is not installed is left out (the suite says so).
-[ -n "${RANDSTAT_TRACE_OUT:-}" ] || exit 0
+[ -n "${RANDSTAT_TRACE_OUT:-}" ] && [ "$arch" = amd64 ] || exit 0
 tools=()
 for f in /usr/bin/perf /usr/bin/trace-cmd /usr/bin/bpftrace; do
 	if [ -x "$f" ]; then tools+=("$f"); fi

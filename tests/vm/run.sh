@@ -80,6 +80,10 @@
 #             (default 60) of all of it at once, fault injection, the
 #             exact irq reference, and the deliberately broken builds,
 #             each phase scanned by lockdep, KASAN, kmemleak and UBSAN
+#   timerstop (arm64, KERNELS=arm64) an idle state that stops the local
+#             timer on every CPU, woken by the hrtimer broadcast
+#             (tests/vm/arm64-dtb.sh): the idle-entry stop's rule there,
+#             what an idle entry costs, no warning (guest/timerstop.sh)
 #   kprobe-toggle  not run by default: a reproducer of a guest panic on
 #             toggling a kprobe under multi-threaded TCG with nohz_full=1
 #             idle=poll, randstat loaded or not (guest/kprobe-toggle.sh);
@@ -104,6 +108,8 @@
 #   debug the debug kernel of tests/debugkernel.sh (built once, cached),
 #         the module built against it out of the tree, and the
 #         tests/debug/break-*.patch builds for the debug suite
+#   arm64 Debian's arm64 kernel of the default kernel's ABI, under
+#         qemu-system-aarch64 (kernel_arm64 below)
 #   rt    Debian's PREEMPT_RT kernel: linux-headers-rt-amd64 (installed
 #         with apt-get if missing: root), and the image of its release
 #         installed or else unpacked into the cache (tests/unpack.sh: no
@@ -244,7 +250,9 @@ kernel_rt() {
 
 # build_ko KDIR DIR [PATCH]: build the module against KDIR from a copy of
 # its sources in DIR (not to disturb module/ in the work tree), with
-# PATCH applied if given; print the .ko's path, or why not.
+# PATCH applied if given, and ko_make_args (a cross build's ARCH and
+# CROSS_COMPILE); print the .ko's path, or why not.
+ko_make_args=()
 build_ko() {
 	local kdir=$1 src=$2 patch=${3:-}
 	rm -rf "$src"
@@ -257,7 +265,8 @@ build_ko() {
 		echo "$patch does not apply (see $src/build.log)"
 		return 1
 	fi
-	make -s -C "$kdir" M="$src" modules >>"$src/build.log" 2>&1 ||
+	make -s -C "$kdir" M="$src" modules ${ko_make_args[@]+"${ko_make_args[@]}"} \
+		>>"$src/build.log" 2>&1 ||
 		{ echo "building the module against $kdir failed (see $src/build.log)"; return 1; }
 	echo "$src/module/randstat.ko"
 }
@@ -287,6 +296,69 @@ kernel_debug() {
 		{ echo "building tests/debug/tsckhz.c failed"; return 1; }
 	debug_tsc_khz=$("$out/tsckhz")
 	patched_kos "$kdir" "$out/break-ko" "$repo"/tests/debug/break-*.patch || return 1
+	check_vermagic "$ko" "$kver"
+}
+
+# kernel_arm64: Debian's arm64 kernel of the amd64 headers' ABI and
+# version (6.1.0-56-arm64 for 6.1.0-56-amd64), its image and
+# busybox-static (arch arm64) unpacked into the cache, the module
+# cross-built against its headers (tests/unpack.sh's cross_headers), the
+# guest's programs cross-built statically from a copy of their sources,
+# booted under qemu-system-aarch64 (boot.sh's RANDSTAT_ARCH).  Needs
+# `dpkg --add-architecture arm64` (tests/deps.sh does it).
+kernel_arm64() {
+	local rel abi ver dir kdir bin m cc=aarch64-linux-gnu-gcc
+	rel=$(guest_release)
+	[ -n "$rel" ] || { echo "linux-headers-amd64 is not installed"; return 1; }
+	abi=${rel%-*}
+	kver=$abi-arm64
+	ver=$(dpkg-query -W -f='${Version}' "linux-headers-$rel" 2>/dev/null) || ver=
+	command -v "$cc" >/dev/null || { echo "$cc missing: apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross"; return 1; }
+	command -v qemu-system-aarch64 >/dev/null || { echo "qemu-system-aarch64 missing: apt-get install qemu-system-arm"; return 1; }
+	dir=$(unpacked "guest-$kver" "linux-image-$kver:arm64${ver:+=$ver}" busybox-static:arm64 2>&1) ||
+		{ echo "no arm64 image: $dir"; return 1; }
+	dir=${dir##*$'\n'}
+	KERNEL=$dir/boot/vmlinuz-$kver
+	MODDIR=$dir/lib/modules/$kver
+	if [ ! -f "$KERNEL" ] || [ ! -d "$MODDIR" ]; then
+		echo "no $KERNEL or $MODDIR"
+		return 1
+	fi
+	if [ ! -s "$MODDIR/modules.dep" ]; then
+		m=$(mktemp -d)
+		mkdir -p "$m/lib/modules"
+		ln -s "$MODDIR" "$m/lib/modules/$kver"
+		depmod -b "$m" "$kver" || { rm -rf "$m"; echo "depmod for $kver failed"; return 1; }
+		rm -rf "$m"
+	fi
+	# The guest's programs: tests/progs, the benchmark's workloads and
+	# the reader, linked statically against arm64 json-c and libtracefs
+	# (libjson-c-dev:arm64, libtracefs-dev:arm64, libtraceevent-dev:arm64).
+	bin=$out/arm64-bin
+	rm -rf "$bin"
+	mkdir -p "$bin"
+	# Their sources as git lists them (a tarball's tree: all its files).
+	(
+		cd "$repo" || exit 1
+		if ! git ls-files -z tests/progs bench/progs userspace include 2>/dev/null; then
+			find tests/progs bench/progs userspace include -type f -print0
+		fi
+	) | (cd "$repo" && tar -cf - --null -T -) | tar -C "$bin" -xf -
+	# -B: a copy that is not a git tree (find) has the host's binaries.
+	{
+		make -B -s -C "$bin/tests/progs" CC="$cc" &&
+		make -B -s -C "$bin/bench/progs" CC="$cc" iso evader phased &&
+		PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
+			make -B -s -C "$bin/userspace" CC="$cc" randstat.static
+	} >"$bin/build.log" 2>&1 || { echo "cross-building the guest's programs failed (see $bin/build.log)"; return 1; }
+	guest_arch=arm64
+	kernel_env+=(RANDSTAT_ARCH=arm64 RANDSTAT_BUSYBOX="$dir/bin/busybox" RANDSTAT_BIN_ROOT="$bin")
+	ko=none
+	[ "$smoke" -eq 1 ] && return 0
+	kdir=$(cross_headers arm64 2>&1) || { echo "no arm64 headers: $kdir"; return 1; }
+	kdir=${kdir##*$'\n'}
+	ko_make_args=(ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-)
+	ko=$(build_ko "$kdir" "$out/build-$kver") || { echo "$ko"; return 1; }
 	check_vermagic "$ko" "$kver"
 }
 
@@ -347,6 +419,8 @@ body=$out/ktap.body
 : >"$body"
 # Environment for one kernel's initramfs.sh and boot.sh (kernel_debug).
 kernel_env=()
+# The guest's architecture: amd64, or arm64 (kernel_arm64).
+guest_arch=amd64
 n=0
 failed=0
 
@@ -537,6 +611,13 @@ run_suites() {
 		# aliases: prof's f/g split read 0.10 against 0.50.)
 		trace|top|cgroup) tcg=single ;;
 		esac
+		# arm64 has no idle=poll (it would reach init as an environment
+		# word): its guests idle in WFI (judged.sh says how it judges).
+		[ "$guest_arch" = arm64 ] &&
+			extra=$(printf '%s' "$extra" | sed -E 's/(^| )idle=poll( |$)/\1/')
+		# An idle state that stops the local timer, and the broadcast
+		# (arm64: tests/vm/arm64-dtb.sh's device tree).
+		[ "$s" = timerstop ] && senv+=(RANDSTAT_TIMER_STOP=1)
 		rd=$initrd
 		case $s in trace|prof) rd=$trace_initrd ;; esac
 		# The prof suite leaves its profile on the scratch disk.
@@ -608,14 +689,17 @@ else
 		case $k in
 		rt)	fn=kernel_rt ;;
 		debug)	fn=kernel_debug ;;
+		arm64)	fn=kernel_arm64 ;;
 		[0-9]*.[0-9]*)
 			case $default_kver in
 			"$k".*)	fn=kernel_default ;;
 			*)	fn=kernel_matrix ;;
 			esac ;;
-		*)	die "KERNELS: unknown kernel '$k' (rt, debug or a version X.Y)" ;;
+		*)	die "KERNELS: unknown kernel '$k' (rt, debug, arm64 or a version X.Y)" ;;
 		esac
 		kernel_env=()
+		ko_make_args=()
+		guest_arch=amd64
 		if ! "$fn" "$k" >"$out/kernel-$k.why"; then
 			fail "$k: kernel and module ready" "$(cat "$out/kernel-$k.why")"
 			continue

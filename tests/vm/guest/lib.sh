@@ -257,8 +257,17 @@ load_randstat() {
 }
 
 # loc: the local timer interrupts each CPU has taken so far, one line
-# "cpuN COUNT" per CPU (the LOC line of /proc/interrupts).
-loc() { awk '$1 == "LOC:" { for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) print "cpu" i - 2, $i }' /proc/interrupts; }
+# "cpuN COUNT" per CPU: the LOC line of /proc/interrupts on x86; on
+# arm64 the architected timer's lines (its name last) and the broadcast
+# timer's IPIs (what wakes a CPU from an idle state that stops its own
+# timer), summed.
+loc() {
+	awk '$1 == "LOC:" || $NF == "arch_timer" || /Timer broadcast interrupts$/ {
+		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) c[i - 2] += $i
+		if (i - 2 > n) n = i - 2
+	}
+	END { for (i = 0; i < n; i++) print "cpu" i, c[i] }' /proc/interrupts
+}
 
 # timer_trace: from now on loc_rate also counts, per CPU, the expiries of
 # the tick's hrtimer (tick_sched_timer up to 6.7, tick_nohz_highres_handler

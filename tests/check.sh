@@ -24,6 +24,12 @@
 #            KASAN, kmemleak, UBSAN, fault injection, IRQ time accounting;
 #            tests/vm/guest/debug.sh), and the deliberately broken builds
 #            (tests/debug/break-*.patch) it must catch
+#   arm64    the module on Debian's arm64 kernel under
+#            qemu-system-aarch64 (-M virt -cpu cortex-a72), cross-built
+#            with the guest's programs: the main, tickless, nohzfull,
+#            judged and evader suites with the default parameters, and
+#            timerstop (an idle state that stops the local timer, the
+#            broadcast in use; tests/vm/run.sh, KERNELS=arm64)
 #   bench    the benchmark's short version: randstat against exact
 #            references on the paper's workloads (bench/run.sh --short)
 #   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
@@ -147,7 +153,7 @@ run_suite() {
 	skipped=$((skipped + s))
 }
 
-suites=${SUITES:-style reader textfile sanitize hostpath kunit vm debug bench deb readme srcpkg}
+suites=${SUITES:-style reader textfile sanitize hostpath kunit vm debug arm64 bench deb readme srcpkg}
 # The faithful2 suite's QEMU (trixie's, tests/vm/qemu-trixie.sh: a
 # debootstrap, about a minute the first time) is made in the background
 # while the suites before vm run, so that a cold run does not wait for
@@ -170,6 +176,8 @@ for s in $suites; do
 	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
 	debug)	run_suite debug 0 env KERNELS=debug VM_SUITES=debug \
 			RANDSTAT_OUT="$out/debug" bash tests/vm/run.sh ;;
+	arm64)	run_suite arm64 0 env KERNELS=arm64 VM_SUITES="${ARM64_SUITES:-main tickless nohzfull judged evader timerstop}" \
+			RANDSTAT_OUT="$out/arm64" bash tests/vm/run.sh ;;
 	bench)	run_suite bench 0 bash bench/run.sh --short ;;
 	deb)	run_suite deb 0 bash tests/deb.sh ;;
 	readme)	run_suite readme 0 bash tests/readme.sh ;;

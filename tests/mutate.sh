@@ -11,6 +11,7 @@
 #   kunit     tests/kunit.sh in the copy, with a build directory of its
 #             own (RANDSTAT_KUNIT_BUILD), never the tree's
 #   vm:SUITE  VM_SUITES=SUITE tests/vm/run.sh in the copy
+#   arm64:SUITE  the same with KERNELS=arm64 (the arm64 guest)
 # killed: the suite reported a failing test; survived: it passed;
 # broken: it reported no test at all (the mutant did not build, or the
 # guest did not boot): not a kill.  Each suite first runs once on the
@@ -100,6 +101,9 @@ run_suite() {
 		(cd "$dir" && RANDSTAT_KUNIT_BUILD=$work/kunit-build bash tests/kunit.sh) >"$log" 2>&1 ;;
 	vm:*)
 		(cd "$dir" && VM_SUITES=${suite#vm:} RANDSTAT_OUT=$work/out bash tests/vm/run.sh) >"$log" 2>&1 ;;
+	arm64:*)
+		(cd "$dir" && KERNELS=arm64 VM_SUITES=${suite#arm64:} RANDSTAT_OUT=$work/out \
+			bash tests/vm/run.sh) >"$log" 2>&1 ;;
 	*)	echo "unknown suite $suite" >"$log"; return 2 ;;
 	esac
 	if grep -qE '^ *not ok ' "$log"; then
@@ -120,7 +124,7 @@ if [ "${1:-}" = --check ]; then
 		hits=$(grep -cxF -- "$from" "$repo/$file" 2>/dev/null) || true
 		case $suite in
 		kunit) ok_suite=1 ;;
-		vm:*) ok_suite=0; [ -f "$repo/tests/vm/guest/${suite#vm:}.sh" ] && ok_suite=1 ;;
+		vm:*|arm64:*) ok_suite=0; [ -f "$repo/tests/vm/guest/${suite#*:}.sh" ] && ok_suite=1 ;;
 		*) ok_suite=0 ;;
 		esac
 		if [ "${hits:-0}" != 1 ] || [ "$ok_suite" != 1 ]; then

@@ -83,18 +83,33 @@ guest_release() {
 		sed 's/^linux-headers-//'
 }
 
-# guest_image [RELEASE]: the image of RELEASE (default guest_release's)
-# unpacked from linux-image-RELEASE at the installed headers' version
-# (depmod run on it: dpkg-deb -x does not), the same on every machine;
-# if that cannot be fetched, the installed one (/boot, /lib/modules).
-# Sets GUEST_KERNEL and GUEST_MODDIR, or returns 1.
+# depmod_unpacked MODDIR: modules.dep for an unpacked kernel's modules
+# (dpkg-deb -x does not run depmod; initramfs.sh needs it), if missing.
+depmod_unpacked() {
+	local moddir=$1 rel=${1##*/} base
+	[ -s "$moddir/modules.dep" ] && return 0
+	base=$(mktemp -d)
+	mkdir -p "$base/lib/modules"
+	ln -s "$moddir" "$base/lib/modules/$rel"
+	"$(command -v depmod || echo /sbin/depmod)" -b "$base" "$rel" ||
+		{ rm -rf "$base"; echo "unpack: depmod for $rel failed" >&2; return 1; }
+	rm -rf "$base"
+}
+
+# guest_image [RELEASE [ARCH]]: the image of RELEASE (default
+# guest_release's) unpacked from linux-image-RELEASE at the installed
+# headers' version (depmod run on it), the same on every machine; if that
+# cannot be fetched, the installed one (/boot, /lib/modules).  With ARCH
+# (arm64), linux-image-RELEASE:ARCH at the version of the installed
+# headers of its ABI's amd64 flavour.  Sets GUEST_KERNEL and GUEST_MODDIR,
+# or returns 1.
 guest_image() {
-	local rel=${1:-$(guest_release)} ver dir m
+	local rel=${1:-$(guest_release)} arch=${2:-} ver dir m
 	GUEST_KERNEL=''
 	GUEST_MODDIR=''
 	[ -n "$rel" ] || { echo "unpack: linux-headers-amd64 is not installed" >&2; return 1; }
-	ver=$(dpkg-query -W -f='${Version}' "linux-headers-$rel" 2>/dev/null) || ver=
-	if ! dir=$(unpacked "guest-$rel" "linux-image-$rel${ver:+=$ver}"); then
+	ver=$(dpkg-query -W -f='${Version}' "linux-headers-${rel%-"${arch:-amd64}"}-amd64" 2>/dev/null) || ver=
+	if ! dir=$(unpacked "guest-$rel" "linux-image-$rel${arch:+:$arch}${ver:+=$ver}"); then
 		if [ -r "/boot/vmlinuz-$rel" ] && [ -s "/lib/modules/$rel/modules.dep" ]; then
 			echo "unpack: taking the installed $rel instead" >&2
 			GUEST_KERNEL=/boot/vmlinuz-$rel
@@ -113,14 +128,7 @@ guest_image() {
 		echo "unpack: no kernel image or modules for $rel in $dir" >&2
 		return 1
 	fi
-	if [ ! -s "$GUEST_MODDIR/modules.dep" ]; then
-		local base
-		base=$(mktemp -d)
-		mkdir -p "$base/lib/modules"
-		ln -s "$GUEST_MODDIR" "$base/lib/modules/$rel"
-		"$(command -v depmod || echo /sbin/depmod)" -b "$base" "$rel" || { rm -rf "$base"; echo "unpack: depmod for $rel failed" >&2; return 1; }
-		rm -rf "$base"
-	fi
+	depmod_unpacked "$GUEST_MODDIR"
 }
 
 # cross_headers FLAVOUR [RELEASE]: the headers of Debian's FLAVOUR kernel

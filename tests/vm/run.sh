@@ -307,30 +307,18 @@ kernel_debug() {
 # booted under qemu-system-aarch64 (boot.sh's RANDSTAT_ARCH).  Needs
 # `dpkg --add-architecture arm64` (tests/deps.sh does it).
 kernel_arm64() {
-	local rel abi ver dir kdir bin m cc=aarch64-linux-gnu-gcc
+	local rel bb kdir bin cc=aarch64-linux-gnu-gcc
 	rel=$(guest_release)
 	[ -n "$rel" ] || { echo "linux-headers-amd64 is not installed"; return 1; }
-	abi=${rel%-*}
-	kver=$abi-arm64
-	ver=$(dpkg-query -W -f='${Version}' "linux-headers-$rel" 2>/dev/null) || ver=
+	kver=${rel%-*}-arm64
 	command -v "$cc" >/dev/null || { echo "$cc missing: apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross"; return 1; }
 	command -v qemu-system-aarch64 >/dev/null || { echo "qemu-system-aarch64 missing: apt-get install qemu-system-arm"; return 1; }
-	dir=$(unpacked "guest-$kver" "linux-image-$kver:arm64${ver:+=$ver}" busybox-static:arm64 2>&1) ||
-		{ echo "no arm64 image: $dir"; return 1; }
-	dir=${dir##*$'\n'}
-	KERNEL=$dir/boot/vmlinuz-$kver
-	MODDIR=$dir/lib/modules/$kver
-	if [ ! -f "$KERNEL" ] || [ ! -d "$MODDIR" ]; then
-		echo "no $KERNEL or $MODDIR"
-		return 1
-	fi
-	if [ ! -s "$MODDIR/modules.dep" ]; then
-		m=$(mktemp -d)
-		mkdir -p "$m/lib/modules"
-		ln -s "$MODDIR" "$m/lib/modules/$kver"
-		depmod -b "$m" "$kver" || { rm -rf "$m"; echo "depmod for $kver failed"; return 1; }
-		rm -rf "$m"
-	fi
+	guest_image "$kver" arm64 2>"$out/image-arm64.log" ||
+		{ echo "no arm64 image for $kver (see $out/image-arm64.log)"; return 1; }
+	KERNEL=$GUEST_KERNEL
+	MODDIR=$GUEST_MODDIR
+	bb=$(unpacked busybox-arm64 busybox-static:arm64 2>>"$out/image-arm64.log") ||
+		{ echo "no arm64 busybox-static (see $out/image-arm64.log)"; return 1; }
 	# The guest's programs: tests/progs, the benchmark's workloads and
 	# the reader, linked statically against arm64 json-c and libtracefs
 	# (libjson-c-dev:arm64, libtracefs-dev:arm64, libtraceevent-dev:arm64).
@@ -352,7 +340,7 @@ kernel_arm64() {
 			make -B -s -C "$bin/userspace" CC="$cc" randstat.static
 	} >"$bin/build.log" 2>&1 || { echo "cross-building the guest's programs failed (see $bin/build.log)"; return 1; }
 	guest_arch=arm64
-	kernel_env+=(RANDSTAT_ARCH=arm64 RANDSTAT_BUSYBOX="$dir/bin/busybox" RANDSTAT_BIN_ROOT="$bin")
+	kernel_env+=(RANDSTAT_ARCH=arm64 RANDSTAT_BUSYBOX="$bb/bin/busybox" RANDSTAT_BIN_ROOT="$bin")
 	ko=none
 	[ "$smoke" -eq 1 ] && return 0
 	kdir=$(cross_headers arm64 2>&1) || { echo "no arm64 headers: $kdir"; return 1; }
@@ -380,7 +368,7 @@ icount_env() {
 # kernel_matrix X.Y: Debian's X.Y kernel from tests/matrix.sh --images.
 matrix_ran=0
 kernel_matrix() {
-	local want=$1 d dir="" base
+	local want=$1 d dir=""
 	if [ "$matrix_ran" -eq 0 ]; then
 		matrix_ran=1
 		[ "$(id -u)" -eq 0 ] || { echo "tests/matrix.sh --images needs root"; return 1; }
@@ -398,14 +386,7 @@ kernel_matrix() {
 	MODDIR=$(readlink -f "$dir/modules")
 	kver=${MODDIR##*/}
 	ko=none
-	# dpkg-deb -x does not run depmod: initramfs.sh needs modules.dep.
-	if [ ! -s "$MODDIR/modules.dep" ]; then
-		base=$(mktemp -d)
-		mkdir -p "$base/lib/modules"
-		ln -s "$MODDIR" "$base/lib/modules/$kver"
-		depmod -b "$base" "$kver" || { rm -rf "$base"; echo "depmod for $kver failed"; return 1; }
-		rm -rf "$base"
-	fi
+	depmod_unpacked "$MODDIR" 2>&1 || return 1
 	[ "$smoke" -eq 1 ] && return 0
 	ko=$dir/randstat.ko
 	[ -f "$ko" ] || { echo "no $ko: the build failed (see $dir/build.log)"; return 1; }

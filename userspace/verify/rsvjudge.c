@@ -401,7 +401,7 @@ bool rsv_timer_irqs(FILE *f, unsigned int cpu, uint64_t *n)
 	size_t len;
 	uint64_t c;
 	int col = -1, i;
-	bool found = false, loc;
+	bool found = false, timer;
 
 	snprintf(want, sizeof(want), "CPU%u", cpu);
 	if (fgets(line, sizeof(line), f)) {
@@ -413,20 +413,20 @@ bool rsv_timer_irqs(FILE *f, unsigned int cpu, uint64_t *n)
 	*n = 0;
 	while (col >= 0 && fgets(line, sizeof(line), f)) {
 		len = strlen(line);
-		loc = len >= sizeof(bcast) - 1 &&
+		timer = len >= sizeof(bcast) - 1 &&
 		      !strcmp(line + len - (sizeof(bcast) - 1), bcast);
 		/* the label ("LOC:", "11:"), then a count per CPU, then names */
 		tok = strtok_r(line, " \t\n", &save);
 		if (!tok)
 			continue;
-		loc = loc || !strcmp(tok, "LOC:");
+		timer = timer || !strcmp(tok, "LOC:");
 		c = 0;
 		for (i = 0, last = NULL; (tok = strtok_r(NULL, " \t\n", &save)); i++) {
 			if (i == col)
 				c = strtoull(tok, NULL, 10);
 			last = tok;
 		}
-		if (i <= col || !(loc || (last && !strcmp(last, "arch_timer"))))
+		if (i <= col || !(timer || (last && !strcmp(last, "arch_timer"))))
 			continue;
 		*n += c;
 		found = true;

@@ -82,6 +82,19 @@ function edge_ns() { return g("law") ? 2 * g("tmax") : g("floor") + 11 * (g("mea
 # it can only narrow the tolerance.)
 function sleep_tol(c, q,  f) { f = sf(c); if (f > 1) f = 1; return 1 / 64 + 4 * f * sigma(q, nsamp(c)) + 1e7 / g("wall") }
 function pct(x) { return sprintf("%.2f%%", 100 * x) }
+# idle_exact(label): every CPU's idle+iowait against /proc/stat's within
+# sleep_tol(), a "# LABELcpuN: ..." line each; 1 if one is outside.
+function idle_exact(label,  i, c, p, q, tol, bad) {
+	for (i = 0; i < g("ncpu"); i++) {
+		c = "cpu" i
+		p = share(c, "idle") + share(c, "iowait"); q = sshare(c, "idle") + sshare(c, "iowait")
+		tol = sleep_tol(c, q)
+		printf "# %s%s: idle+iowait randstat %s, /proc/stat %s, tolerance %s; irq %s, softirq %s; n %d\n", \
+			label, c, pct(p), pct(q), pct(tol), pct(share(c, "irq")), pct(share(c, "softirq")), nsamp(c)
+		if (sq(p - q) > sq(tol)) bad = 1
+	}
+	return bad + 0
+}
 function ms(x) { return sprintf("%.1fms", x / 1e6) }
 # One line with every class of c, as randstat measured it.
 function classes(c,  i, s, k) {

@@ -69,18 +69,7 @@ idle1() {
 	diag "idle1$1 randstat: $(awk '$1 ~ /^sampler\.cpu[0-9]+\.(samples|dormancies|overruns)$/ {
 		printf "%s %s ", substr($1, 9), $2 }' /tmp/delta)"
 	awk -v w="$1" "$(cat /tests/judge.awk)"'
-	END {
-		bad = 0
-		for (i = 0; i < g("ncpu"); i++) {
-			c = "cpu" i
-			p = share(c, "idle") + share(c, "iowait"); q = sshare(c, "idle") + sshare(c, "iowait")
-			tol = sleep_tol(c, q)
-			printf "# idle1%s %s: idle+iowait randstat %s, /proc/stat %s, tolerance %s; irq %s, softirq %s; n %d\n", \
-				w, c, pct(p), pct(q), pct(tol), pct(share(c, "irq")), pct(share(c, "softirq")), nsamp(c)
-			if (sq(p - q) > sq(tol)) bad = 1
-		}
-		exit bad
-	}' /tmp/delta || echo "$1" >>/tmp/idle.bad
+	END { exit idle_exact("idle1" w " ") }' /tmp/delta || echo "$1" >>/tmp/idle.bad
 }
 rm -f /tmp/idle.bad
 idle1 a

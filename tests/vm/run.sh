@@ -427,7 +427,9 @@ fail() {
 suite_complete() {
 	local name=$1 ktap=$2 log=$3 finished=$4 status plan ran first i
 	plan=$(sed -n 's/^1\.\.\([0-9]*\)$/\1/p' "$ktap" | head -n 1)
-	first=$(grep -nE '^(1\.\.[0-9]+|(not )?ok )' "$ktap" | head -n 1)
+	# Nothing printed at all (a guest that died booting): no match, and
+	# under pipefail grep's status would end this whole run.
+	first=$(grep -nE '^(1\.\.[0-9]+|(not )?ok )' "$ktap" | head -n 1) || true
 	ran=$(grep -cE '^(not )?ok ' "$ktap") || true
 	if [ "$finished" -eq 1 ]; then
 		status=$(tr -d '\r' <"$log" | sed -n 's/^RANDSTAT-KTAP-END .* status \([0-9]*\)$/\1/p' | tail -n 1)
@@ -462,8 +464,15 @@ pass() {
 selftest_score() {
 	local n=0 failed=0 body=$1
 	: >"$body"
-	suite_complete t "$2" "$3" "$4"
-	echo "$failed"
+	# Under errexit, as where the run calls it (a command substitution
+	# drops it): "stopped" if suite_complete would have ended the run.
+	(
+		set -e
+		suite_complete t "$2" "$3" "$4"
+		echo "$failed" >"$body.n"
+	)
+	if [ -s "$body.n" ]; then cat "$body.n"; else echo stopped; fi
+	rm -f "$body.n"
 }
 
 # selftest_complete: suite_complete's own tests, before any guest boots.
@@ -487,6 +496,7 @@ selftest_complete() {
 		fi
 	done <<-EOF2
 	$((cg + 1))|1|KTAP version 1\\n1..$cg\\n# no /progs/randstat-cgroup in the guest\\n|RANDSTAT-KTAP-END cgroup status 1\\n|the cgroup suite without its static randstat-cgroup (plan $cg, no test, exit 1)
+	1|0|||a guest that died booting, before any KTAP (one failing test, the run goes on)
 	17|0|KTAP version 1\\n1..20\\nok 1 a\\nok 2 b\\nnot ok 3 c\\n||a guest that died after 3 tests of 20 (one failed: the runner scores it when it renumbers)
 	0|1|KTAP version 1\\n1..2\\nok 1 a\\nok 2 b\\n|RANDSTAT-KTAP-END t status 0\\n|a suite that printed its plan and every test, exit 0
 	1|1|KTAP version 1\\n1..2\\nok 1 a\\nok 2 b\\n|RANDSTAT-KTAP-END t status 2\\n|a suite that printed every test and exited 2

@@ -195,13 +195,19 @@ static void randstat_show_times(struct seq_file *m, struct randstat_row *rows)
 	struct randstat_window u = randstat_get_window(RS_LAW_UNIFORM);
 	u64 sum[RS_NR_CLASSES] = { 0 };
 	enum randstat_law law;
-	unsigned int cpu;
+	unsigned int cpu, start;
 	int i;
 
 	randstat_get_law(&law);
-	/* From this CPU on: readers on other CPUs start elsewhere, and rarely wait. */
+	/*
+	 * From this CPU on: readers on other CPUs start elsewhere, and rarely
+	 * wait.  for_each_cpu_wrap() evaluates its start at every step, and a
+	 * preemptible reader may move to another CPU between two: the start
+	 * is read once, or the walk can end before it has taken every CPU.
+	 */
+	start = raw_smp_processor_id();
 	percpu_down_read(&randstat_reset_sem);
-	for_each_cpu_wrap(cpu, cpu_possible_mask, raw_smp_processor_id())
+	for_each_cpu_wrap(cpu, cpu_possible_mask, start)
 		randstat_take(cpu, &rows[cpu]);
 	percpu_up_read(&randstat_reset_sem);
 

@@ -144,10 +144,11 @@ run_suite() {
 	status=${PIPESTATUS[0]}
 	count "$out/$name.tap" "$depth"
 	if [ "$status" -ne 0 ] && [ "$f" -eq 0 ]; then
-		echo "not ok - $name exited with status $status"
+		echo "not ok - $name exited with status $status" | tee -a "$out/$name.tap"
 		f=1
 	fi
 	echo "# suite $name: $p passed, $f failed, $s skipped"
+	[ "$f" -gt 0 ] && failed_suites+=("$name:$depth")
 	passed=$((passed + p))
 	failed=$((failed + f))
 	skipped=$((skipped + s))
@@ -159,6 +160,7 @@ suites=${SUITES:-style reader textfile sanitize hostpath kunit vm debug arm64 be
 # while the suites before vm run, so that a cold run does not wait for
 # it; run.sh waits for it (its lock) if it is not done.
 qemu_job=
+failed_suites=()
 case " $suites " in *" vm "*)
 	if [ "$(id -u)" -eq 0 ]; then
 		bash tests/vm/qemu-trixie.sh >"$out/qemu-trixie.log" 2>&1 &
@@ -187,6 +189,20 @@ for s in $suites; do
 done
 [ -n "$qemu_job" ] && wait "$qemu_job"
 run_suite host 0 host_check
+
+# The failures again, each after the diagnostics just before it, at the
+# end, where a log cut to its head and tail still shows them.
+for fs in ${failed_suites[@]+"${failed_suites[@]}"}; do
+	awk -v suite="${fs%:*}" -v pad="$(printf '%*s' $((4 * ${fs#*:})) '')" '
+	index($0, pad "not ok ") == 1 || /^not ok - .* exited with status/ {
+		for (i = 0; i < n; i++) print "# " suite ": " ctx[i]
+		print "# " suite ": " $0
+		n = 0
+		next
+	}
+	/^[[:space:]]*#/ { if (n == 10) { for (i = 1; i < 10; i++) ctx[i - 1] = ctx[i]; n = 9 } ctx[n++] = $0; next }
+	{ n = 0 }' "$out/${fs%:*}.tap"
+done | head -n 200 | sed '1i # the failures, each after up to ten diagnostic lines before it:'
 
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

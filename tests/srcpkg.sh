@@ -17,7 +17,9 @@
 # -aarm64 (the arm64 -dev libraries; clang, llvm and bpftool :native),
 # dpkg-buildpackage -aarm64 -Pcross,nocheck -B as the same user (no
 # tests: debian/rules runs none in a cross build); each .deb must say
-# Architecture: arm64 and its programs be aarch64 ELF.  TAP.
+# Architecture: arm64 and its programs be aarch64 ELF.  And build a's
+# randstat-dkms installed in that chroot, where DKMS cross-builds and
+# installs the module for Debian's arm64 kernel (below).  TAP.
 #
 # Usage: tests/srcpkg.sh [--refresh] [-h]
 #   SRCPKG_CROSS=arm64     the cross build's architecture (the default);
@@ -269,6 +271,73 @@ if [ -n "$cross" ]; then
 		fi
 		diag_file "$f.programs" 40
 	done
+
+	# randstat-dkms on an arm64 kernel, through the cross path: build a's
+	# randstat-dkms installed as a user installs it (dpkg -i: its
+	# maintainer scripts add it to DKMS), then DKMS builds and installs
+	# the module for Debian's arm64 kernel of the same ABI, whose headers
+	# (tests/unpack.sh's cross_headers: unpacked, the build machine's
+	# kbuild) are bound read-only at the same path in the chroot, with
+	# CROSS_COMPILE, as on an arm64 machine without it.  Installed before
+	# the headers, so its postinst builds for no kernel.  The .ko must be
+	# aarch64 code with the kernel's vermagic, and dkms status say so.
+	# (DKMS strips with the build machine's strip, which does not know
+	# aarch64: it warns and leaves the module unstripped.)
+fi
+if [ "$cross" = arm64 ] && [ "$native" = 1 ]; then
+	# shellcheck source=tests/unpack.sh
+	. "$(dirname "${BASH_SOURCE[0]}")/unpack.sh"
+	t=$(date +%s)
+	dk_log=$out/dkms-$cross.log
+	dk_deb=$(cd "$work/build/a" 2>/dev/null && echo randstat-dkms_*_all.deb)
+	dk_ok=0
+	if ! dk_hdr=$(cross_headers "$cross" 2>"$dk_log"); then
+		not_ok "dkms $cross: the $cross headers unpacked (see $dk_log)"
+		diag_file "$dk_log"
+	elif [ ! -f "$work/build/a/$dk_deb" ]; then
+		not_ok "dkms $cross: no randstat-dkms .deb from build a"
+	else
+		dk_dir=${dk_hdr%/usr/src/*}
+		dk_rel=${dk_hdr##*/linux-headers-}
+		dk_ver=$(dpkg-deb -f "$work/build/a/$dk_deb" Version)
+		dk_ver=${dk_ver%-*}
+		mkdir -p "$work$dk_dir"
+		mount --bind "$dk_dir" "$work$dk_dir"
+		mounts+=("$work$dk_dir")
+		mount -o remount,ro,bind "$work$dk_dir"
+		# shellcheck disable=SC2016 # expanded by the inner sh
+		if { apt_get "$work" install -y --no-install-recommends dkms &&
+		     in_chroot "$work" dpkg -i "/build/a/$dk_deb" &&
+		     mkdir -p "$work/lib/modules/$dk_rel" &&
+		     ln -sfn "$dk_hdr" "$work/lib/modules/$dk_rel/build" &&
+		     in_chroot "$work" env CROSS_COMPILE=aarch64-linux-gnu- \
+			dkms build "randstat/$dk_ver" -k "$dk_rel" -a aarch64 &&
+		     in_chroot "$work" env CROSS_COMPILE=aarch64-linux-gnu- \
+			dkms install "randstat/$dk_ver" -k "$dk_rel" -a aarch64; } \
+			>"$dk_log" 2>&1; then
+			dk_ok=1
+			ok "dkms $cross: randstat-dkms installed, dkms build and install for $dk_rel -a aarch64 ($(($(date +%s) - t)) s)"
+		else
+			not_ok "dkms $cross: dkms build and install for $dk_rel (see $dk_log)"
+			diag_file "$dk_log" 30
+		fi
+	fi
+	if [ "$dk_ok" -eq 1 ]; then
+		dk_ko=$work/lib/modules/$dk_rel/updates/dkms/randstat.ko
+		dk_file=$(file -b "$dk_ko" 2>&1 | cut -d, -f1,2)
+		dk_magic=$(in_chroot "$work" modinfo -F vermagic \
+			"/lib/modules/$dk_rel/updates/dkms/randstat.ko" 2>&1)
+		dk_status=$(in_chroot "$work" dkms status randstat 2>&1)
+		case $dk_file in *"ARM aarch64"*) dk_arch=1 ;; *) dk_arch=0 ;; esac
+		case $dk_status in *"$dk_rel, aarch64: installed"*) dk_inst=1 ;; *) dk_inst=0 ;; esac
+		if [ "$dk_arch" -eq 1 ] && [ "$dk_inst" -eq 1 ] &&
+		   [ "${dk_magic%% *}" = "$dk_rel" ] &&
+		   [ "${dk_magic##* }" = aarch64 ]; then
+			ok "dkms $cross: /lib/modules/$dk_rel/updates/dkms/randstat.ko is $dk_file, vermagic $dk_magic; $dk_status"
+		else
+			not_ok "dkms $cross: the module: $dk_file; vermagic $dk_magic; $dk_status"
+		fi
+	fi
 fi
 
 diag "total $(($(date +%s) - t0)) s; logs in $out"

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * readers K SECS [FILE...]: K processes read the FILEs (default
+ * readers [-m] K SECS [FILE...]: K processes read the FILEs (default
  * /proc/randstat and /proc/randstat_detail; reader i the i-th, modulo
  * their number) over and over for SECS seconds, so that readers of the
- * two files move the same times shown.  Each checks, on every read, that
+ * two files move the same times shown.  With -m, one more process moves
+ * each reader to another CPU (sched_setaffinity()) every 100 us or so,
+ * so that readers are moved in the middle of reads: where the kernel
+ * preempts fully, a move takes the reader off its CPU at once, wherever
+ * it is in a read.  Each checks, on every read, that
  *
  *  - every counter is >= its value in the reader's previous read (all of
  *    them only grow between resets; the test must not reset meanwhile):
@@ -18,9 +22,11 @@
  *    samples the sum of the first eight sample columns, and steal is
  *    never sampled.
  *
- * Prints "readers reads N errors E" and exits 0 if no check failed,
- * 1 otherwise (the first few failures are printed to stderr).
+ * Prints "reader PID reads N errors E" per reader (and with -m "mover
+ * moves N") and exits 0 if no check failed, 1 otherwise (the first few
+ * failures are printed to stderr).
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -221,17 +227,58 @@ static int reader(const char *path, unsigned long long dur)
 	return errors ? 1 : 0;
 }
 
+/*
+ * -m: move reader i to CPU (round + i) mod ncpus, round after round, for
+ * @dur; a reader that has ended is skipped.
+ */
+static int mover(const pid_t *pids, int k, unsigned long long dur)
+{
+	const struct timespec gap = { 0, 100000 };
+	unsigned long long t0 = now_ns(CLOCK_MONOTONIC), moves = 0, round;
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+	int i;
+
+	if (ncpus < 2) {
+		fprintf(stderr, "readers: -m needs two CPUs online\n");
+		return 1;
+	}
+	for (round = 0; now_ns(CLOCK_MONOTONIC) - t0 < dur; round++) {
+		for (i = 0; i < k; i++) {
+			CPU_ZERO(&set);
+			CPU_SET((round + i) % ncpus, &set);
+			if (sched_setaffinity(pids[i], sizeof(set), &set) == 0)
+				moves++;
+			else if (errno != ESRCH)
+				perror("readers: sched_setaffinity");
+		}
+		nanosleep(&gap, NULL);
+	}
+	printf("mover moves %llu\n", moves);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const dflt[] = { "/proc/randstat",
 					    "/proc/randstat_detail" };
-	const char *const *paths = argc > 3 ? (const char *const *)argv + 3 : dflt;
-	int npaths = argc > 3 ? argc - 3 : 2;
+	const char *const *paths = dflt;
+	pid_t pids[64], mv = -1;
+	int npaths = 2, move = 0;
 	unsigned long long dur;
 	int k, i, status, bad = 0;
 
+	if (argc > 1 && strcmp(argv[1], "-m") == 0) {
+		move = 1;
+		argc--;
+		argv++;
+	}
+	if (argc > 3) {
+		paths = (const char *const *)argv + 3;
+		npaths = argc - 3;
+	}
 	if (argc < 3 || (k = atoi(argv[1])) < 1 || k > 64) {
-		fprintf(stderr, "usage: readers K SECS [FILE...]\n");
+		fprintf(stderr, "usage: readers [-m] K SECS [FILE...]\n");
 		return 2;
 	}
 	dur = secs_arg(argv[2], "readers");
@@ -247,9 +294,27 @@ int main(int argc, char **argv)
 			fflush(stdout);
 			_exit(r);
 		}
+		pids[i] = pid;
+	}
+	if (move) {
+		mv = fork();
+		if (mv < 0)
+			return 1;
+		if (mv == 0) {
+			int r = mover(pids, k, dur);
+
+			fflush(stdout);
+			_exit(r);
+		}
 	}
 	for (i = 0; i < k; i++) {
-		if (wait(&status) < 0)
+		if (waitpid(pids[i], &status, 0) < 0)
+			return 1;
+		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+			bad++;
+	}
+	if (mv > 0) {
+		if (waitpid(mv, &status, 0) < 0)
 			return 1;
 		if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 			bad++;

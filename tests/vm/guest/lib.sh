@@ -123,15 +123,19 @@ REF_PROG='END {
 # their columns (tests/progs/readers).  Under full preemption where the
 # kernel lets it be chosen (PREEMPT_DYNAMIC: Debian's, at
 # /sys/kernel/debug/sched/preempt; a debug kernel has it built in), as a
-# user who boots with preempt=full has it: a reader can then be moved to
-# the other CPU in the middle of a read.  Measured, a read's walk over
-# the CPUs that re-read its start CPU at each step (module/proc.c), 4
-# readers for 10 s: voluntary, 0 failed checks in 112,000 reads; full, 67
-# in 157,000 (2 of the 4 readers failed; the CI run that found it, on the
-# debug kernel: 51 in 881).  Here, 3 s: 18 in 44,700 (mutant
-# reader-walk-restarts).  The switch rewrites a few static calls
-# (text_poke), as toggling a kprobe does; the ordinary guest (no
-# nohz_full, hlt) survived 300 of 300 such toggles (kprobe-toggle.sh).
+# user who boots with preempt=full has it, and with readers' -m: a fifth
+# process moves each reader to the other CPU every 100 us or so, which
+# under full preemption takes it off its CPU in the middle of a read.
+# Measured, a read's walk over the CPUs that re-read its start CPU at
+# each step (module/proc.c, mutant reader-walk-restarts): without the
+# mover, 10 s of reads, voluntary 0 failed checks in 112,000 reads, full
+# 67 in 157,000 (the CI run that found it, on the debug kernel: 51 in
+# 881), and 3 s runs caught it in one run of two; with the mover, 3 s,
+# every reader failed in each of 3 runs (1,731-2,409 failed checks in
+# about 25,000 reads), and with the fix 0 in 3 runs.  The switch of
+# preemption rewrites a few static calls (text_poke), as toggling a
+# kprobe does; the ordinary guest (no nohz_full, hlt) survived 300 of 300
+# such toggles (kprobe-toggle.sh).
 readers_check() {
 	_pm=
 	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
@@ -146,7 +150,7 @@ readers_check() {
 	fi
 	taskset -c 1 /progs/spin "$((SECS + 2))" >/dev/null &
 	_spin=$!
-	taskset -c 0,1 /progs/readers 4 "$SECS" >/tmp/readers.out 2>&1
+	taskset -c 0,1 /progs/readers -m 4 "$SECS" >/tmp/readers.out 2>&1
 	_st=$?
 	sed 's/^/# /' /tmp/readers.out
 	wait $_spin

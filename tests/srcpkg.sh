@@ -289,7 +289,7 @@ if [ "$cross" = arm64 ] && [ "$native" = 1 ]; then
 	. "$(dirname "${BASH_SOURCE[0]}")/unpack.sh"
 	t=$(date +%s)
 	dk_log=$out/dkms-$cross.log
-	dk_deb=$(cd "$work/build/a" 2>/dev/null && echo randstat-dkms_*_all.deb)
+	dk_deb=$(cd "$work/build/a" 2>/dev/null && echo randstat-dkms_*_all.deb) || dk_deb=
 	dk_ok=0
 	if ! dk_hdr=$(cross_headers "$cross" 2>"$dk_log"); then
 		not_ok "dkms $cross: the $cross headers unpacked (see $dk_log)"
@@ -299,14 +299,13 @@ if [ "$cross" = arm64 ] && [ "$native" = 1 ]; then
 	else
 		dk_dir=${dk_hdr%/usr/src/*}
 		dk_rel=${dk_hdr##*/linux-headers-}
-		dk_ver=$(dpkg-deb -f "$work/build/a/$dk_deb" Version)
+		dk_ver=$(dpkg-deb -f "$work/build/a/$dk_deb" Version) || dk_ver=
 		dk_ver=${dk_ver%-*}
-		mkdir -p "$work$dk_dir"
-		mount --bind "$dk_dir" "$work$dk_dir"
-		mounts+=("$work$dk_dir")
-		mount -o remount,ro,bind "$work$dk_dir"
-		# shellcheck disable=SC2016 # expanded by the inner sh
-		if { apt_get "$work" install -y --no-install-recommends dkms &&
+		if { mkdir -p "$work$dk_dir" &&
+		     mount --bind "$dk_dir" "$work$dk_dir" &&
+		     mounts+=("$work$dk_dir") &&
+		     mount -o remount,ro,bind "$work$dk_dir" &&
+		     apt_get "$work" install -y --no-install-recommends dkms &&
 		     in_chroot "$work" dpkg -i "/build/a/$dk_deb" &&
 		     mkdir -p "$work/lib/modules/$dk_rel" &&
 		     ln -sfn "$dk_hdr" "$work/lib/modules/$dk_rel/build" &&
@@ -324,10 +323,10 @@ if [ "$cross" = arm64 ] && [ "$native" = 1 ]; then
 	fi
 	if [ "$dk_ok" -eq 1 ]; then
 		dk_ko=$work/lib/modules/$dk_rel/updates/dkms/randstat.ko
-		dk_file=$(file -b "$dk_ko" 2>&1 | cut -d, -f1,2)
+		dk_file=$(file -b "$dk_ko" 2>&1 | cut -d, -f1,2) || true
 		dk_magic=$(in_chroot "$work" modinfo -F vermagic \
-			"/lib/modules/$dk_rel/updates/dkms/randstat.ko" 2>&1)
-		dk_status=$(in_chroot "$work" dkms status randstat 2>&1)
+			"/lib/modules/$dk_rel/updates/dkms/randstat.ko" 2>&1) || true
+		dk_status=$(in_chroot "$work" dkms status randstat 2>&1) || true
 		case $dk_file in *"ARM aarch64"*) dk_arch=1 ;; *) dk_arch=0 ;; esac
 		case $dk_status in *"$dk_rel, aarch64: installed"*) dk_inst=1 ;; *) dk_inst=0 ;; esac
 		if [ "$dk_arch" -eq 1 ] && [ "$dk_inst" -eq 1 ] &&

@@ -271,19 +271,19 @@ if [ -n "$cross" ]; then
 		fi
 		diag_file "$f.programs" 40
 	done
-
-	# randstat-dkms on an arm64 kernel, through the cross path: build a's
-	# randstat-dkms installed as a user installs it (dpkg -i: its
-	# maintainer scripts add it to DKMS), then DKMS builds and installs
-	# the module for Debian's arm64 kernel of the same ABI, whose headers
-	# (tests/unpack.sh's cross_headers: unpacked, the build machine's
-	# kbuild) are bound read-only at the same path in the chroot, with
-	# CROSS_COMPILE, as on an arm64 machine without it.  Installed before
-	# the headers, so its postinst builds for no kernel.  The .ko must be
-	# aarch64 code with the kernel's vermagic, and dkms status say so.
-	# (DKMS strips with the build machine's strip, which does not know
-	# aarch64: it warns and leaves the module unstripped.)
 fi
+
+# randstat-dkms on an arm64 kernel, through the cross path: build a's
+# randstat-dkms installed as a user installs it (dpkg -i: its
+# maintainer scripts add it to DKMS), then DKMS builds and installs
+# the module for Debian's arm64 kernel of the same ABI, whose headers
+# (tests/unpack.sh's cross_headers: unpacked, the build machine's
+# kbuild) are bound read-only at the same path in the chroot, with
+# CROSS_COMPILE, as on an arm64 machine without it.  Installed before
+# the headers, so its postinst builds for no kernel.  The .ko must be
+# aarch64 code with the kernel's vermagic, and dkms status say so.
+# (DKMS strips with the build machine's strip, which does not know
+# aarch64: it warns and leaves the module unstripped.)
 if [ "$cross" = arm64 ] && [ "$native" = 1 ]; then
 	# shellcheck source=tests/unpack.sh
 	. "$(dirname "${BASH_SOURCE[0]}")/unpack.sh"

@@ -155,10 +155,21 @@ check "two kernels with headers in the chroot (${#kvers[@]})" \
 	test "${#kvers[@]}" -ge 2
 
 mount_proc "$root"
-# What an earlier, maybe aborted, run left.
-apt_get "$root" purge -y randstat randstat-dkms randstat-dbgsym \
-	randstat-cgroup randstat-cgroup-dbgsym \
-	>"$out/apt-cleanup.log" 2>&1 || true
+# What an earlier, maybe aborted, run left: the packages it installed,
+# by name (apt-get refuses the whole purge if one name is unknown).
+mapfile -t leftover < <(for p in randstat randstat-dkms randstat-dbgsym \
+	randstat-cgroup randstat-cgroup-dbgsym; do
+	# shellcheck disable=SC2016 # a dpkg-query format
+	case $(in_root dpkg-query -W -f='${db:Status-Abbrev}' "$p" 2>/dev/null) in
+	?n* | "") ;;
+	*) echo "$p" ;;
+	esac
+done)
+if [ "${#leftover[@]}" -gt 0 ]; then
+	diag "left by an earlier run, purged: ${leftover[*]}"
+	apt_get "$root" purge -y "${leftover[@]}" >"$out/apt-cleanup.log" 2>&1 ||
+		diag_file "$out/apt-cleanup.log"
+fi
 chroot_remove_randstat "$root"
 rm -rf "$root/build" "$root/etc/default/randstat" \
 	"$root/etc/modules-load.d/randstat.conf" "$root/var/lib/prometheus"

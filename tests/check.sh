@@ -19,7 +19,24 @@
 #   hostpath the user-space build of the per-sample path that make bench
 #            times computes what the module does (bench/host; TAP)
 #   kunit    KUnit on a UML kernel (tests/kunit.sh; KTAP)
-#   vm       the real module in a QEMU guest (tests/vm/run.sh; KTAP)
+#   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
+#            and purge in a bookworm chroot, and a real node_exporter
+#            (tests/deb.sh; TAP)
+#   readme   the README's commands as written, in a clean bookworm chroot
+#            standing for a newcomer's machine: its prerequisites line,
+#            make, make install and uninstall, make deb and apt install,
+#            --help and --version of what they install, and that every
+#            path it names exists (tests/readme.sh; TAP)
+#   srcpkg   the source package (dpkg-source -b, lintian), its binaries
+#            built from it in a clean bookworm chroot as a buildd would,
+#            twice: byte-identical (tests/srcpkg.sh; TAP)
+#   faithful the faithful and faithful2 guests of tests/vm/run.sh: the
+#            module judged on a clock that does not lie (-icount), with no
+#            lateness allowance.  They start in the background before the
+#            first suite and run beside the host's suites (see "The
+#            faithful lane" below); here make check waits for them (KTAP)
+#   vm       the real module in QEMU guests, the faithful ones apart
+#            (tests/vm/run.sh; KTAP)
 #   debug    the module on the debug kernel (tests/debugkernel.sh: lockdep,
 #            KASAN, kmemleak, UBSAN, fault injection, IRQ time accounting;
 #            tests/vm/guest/debug.sh), and the deliberately broken builds
@@ -32,22 +49,12 @@
 #            broadcast in use; tests/vm/run.sh, KERNELS=arm64)
 #   bench    the benchmark's short version: randstat against exact
 #            references on the paper's workloads (bench/run.sh --short)
-#   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
-#            and purge in a bookworm chroot, and a real node_exporter
-#            (tests/deb.sh; TAP)
-#   readme   the README's commands as written, in a clean bookworm chroot
-#            standing for a newcomer's machine: its prerequisites line,
-#            make, make install and uninstall, make deb and apt install,
-#            --help and --version of what they install, and that every
-#            path it names exists (tests/readme.sh; TAP)
-#   srcpkg   the source package (dpkg-source -b, lintian), its binaries
-#            built from it in a clean bookworm chroot as a buildd would,
-#            twice: byte-identical (tests/srcpkg.sh; TAP)
 #   host     last, whatever SUITES says: the host as before tests/deps.sh
 #            ran: no new listening TCP socket (ss -ltnH), no new enabled
 #            unit, running service or boot kernel (TAP)
 #
-# SUITES="reader kunit" runs a subset.
+# SUITES="reader kunit" runs a subset; SUITES=vm without faithful runs
+# the vm suite with the faithful guests in it.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -154,19 +161,74 @@ run_suite() {
 	skipped=$((skipped + s))
 }
 
-suites=${SUITES:-style reader textfile sanitize hostpath kunit vm debug arm64 bench deb readme srcpkg}
+suites=${SUITES:-style reader textfile sanitize hostpath kunit deb readme srcpkg faithful vm debug arm64 bench}
+for s in $suites; do
+	case $s in
+	style | reader | textfile | sanitize | hostpath | kunit | deb | readme | srcpkg | \
+		faithful | vm | debug | arm64 | bench) ;;
+	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
+	esac
+done
 # The faithful2 suite's QEMU (trixie's, tests/vm/qemu-trixie.sh: a
 # debootstrap, about a minute the first time) is made in the background
-# while the suites before vm run, so that a cold run does not wait for
+# while the suites before it run, so that a cold run does not wait for
 # it; run.sh waits for it (its lock) if it is not done.
 qemu_job=
 failed_suites=()
-case " $suites " in *" vm "*)
+case " $suites " in *" vm "* | *" faithful "*)
 	if [ "$(id -u)" -eq 0 ]; then
 		bash tests/vm/qemu-trixie.sh >"$out/qemu-trixie.log" 2>&1 &
 		qemu_job=$!
 	fi ;;
 esac
+
+# The faithful lane.  The faithful and faithful2 guests (tests/vm/run.sh)
+# keep their clock by their instruction count (-icount shift=0,sleep=off):
+# what the host does beside them does not move their time, as it moves a
+# TCG guest's.  So they boot in the background while the host's own
+# suites (those before "faithful" in SUITES) run, and then, with "debug"
+# in SUITES, the debug kernel is built (tests/debugkernel.sh; cached after
+# the first time).  They run from a copy of the tree outside it, with
+# their builds and logs there too: the host suites' cleans reach every
+# object file under the tree (`make clean` is Kbuild's with M= the tree).
+# The faithful suite's place in SUITES is where make check waits for
+# them, prints what they printed and keeps their logs in
+# tests/out/faithful; no other guest boots before that.
+lane_job=
+case " $suites " in *" faithful "*)
+	lane=$(mktemp -d "${TMPDIR:-/tmp}/randstat-faithful.XXXXXX") || exit 1
+	mkdir -p "$lane/src"
+	if git rev-parse --git-dir >/dev/null 2>&1; then
+		git ls-files -z --cached --others --exclude-standard |
+			tar --null -T - -cf - | tar -C "$lane/src" -xf -
+	else
+		tar --exclude=./tests/out -cf - . | tar -C "$lane/src" -xf -
+	fi
+	(
+		env VM_SUITES="faithful faithful2" RANDSTAT_OUT="$lane/out" \
+			bash "$lane/src/tests/vm/run.sh" >"$lane/run.log" 2>&1
+		echo $? >"$lane/status"
+		case " $suites " in *" debug "*)
+			bash tests/debugkernel.sh >/dev/null 2>"$lane/debugkernel.log" ;;
+		esac
+	) &
+	lane_job=$! ;;
+esac
+# faithful_report: what the lane's guests printed, and their status
+# (after `wait "$lane_job"`, which run_suite's pipeline cannot do).
+faithful_report() {
+	cat "$lane/run.log"
+	return "$(cat "$lane/status" 2>/dev/null || echo 1)"
+}
+# faithful_keep: the lane's logs into tests/out/faithful, the rest away.
+faithful_keep() {
+	rm -rf "$out/faithful"
+	mkdir -p "$out/faithful"
+	find "$lane" -maxdepth 2 -type f \( -name '*.log' -o -name '*.ktap' -o -name '*.err' \) \
+		-exec cp -t "$out/faithful" {} +
+	rm -rf "$lane"
+}
+
 for s in $suites; do
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
@@ -175,7 +237,14 @@ for s in $suites; do
 	sanitize) run_suite sanitize 0 bash tests/sanitize.sh ;;
 	hostpath) run_suite hostpath 0 make -s -C bench/host check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
-	vm)	run_suite vm 0 bash tests/vm/run.sh ;;
+	faithful) wait "$lane_job"
+		run_suite faithful 0 faithful_report
+		faithful_keep ;;
+	vm)	if [ -n "$lane_job" ]; then
+			run_suite vm 0 env VM_EXCLUDE="faithful faithful2" bash tests/vm/run.sh
+		else
+			run_suite vm 0 bash tests/vm/run.sh
+		fi ;;
 	debug)	run_suite debug 0 env KERNELS=debug VM_SUITES=debug \
 			RANDSTAT_OUT="$out/debug" bash tests/vm/run.sh ;;
 	arm64)	run_suite arm64 0 env KERNELS=arm64 VM_SUITES="${ARM64_SUITES:-main tickless nohzfull judged evader timerstop}" \

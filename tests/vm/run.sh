@@ -93,7 +93,8 @@
 # gives the other; default the newest installed Debian amd64 kernel), KDIR (headers to build the
 # module against; default the ones matching MODDIR), RANDSTAT_SECS
 # (seconds per workload, default 3), RANDSTAT_FAITHFUL_SECS (the faithful
-# suite's, default 30), RANDSTAT_VM_TIMEOUT (per boot, s),
+# suite's, default 30), RANDSTAT_VM_TIMEOUT (per boot, s), VM_EXCLUDE
+# (suites left out of VM_SUITES or the default list),
 # RANDSTAT_CACHE, RANDSTAT_OUT (logs; default tests/out/vm).
 #
 # KERNELS: short names of guest kernels, each booted with every suite; the
@@ -157,6 +158,11 @@ if [ "$smoke" -eq 1 ]; then
 else
 	suites=${VM_SUITES:-main tickless nohzfull faithful faithful2 rearm reader trace prof cgroup cgphase top attack fuse verify}
 fi
+# VM_EXCLUDE: suites taken out of that list (make check runs faithful
+# and faithful2 apart, beside the host's suites: tests/check.sh).
+for x in ${VM_EXCLUDE:-}; do
+	suites=$(echo " $suites " | sed "s/ $x / /g")
+done
 
 # check_vermagic KO KVER: is KO built for KVER?
 check_vermagic() {

@@ -39,5 +39,15 @@ ksrc_prepare() {
 		fi
 	) 8>"$cache/.ksrc.lock" ||
 		{ echo "$who: unpacking $tarball failed" >&2; return 1; }
+	# drivers/randstat is one link that every build through the tree's
+	# Kconfig reads.  tests/mutate.sh points it at its copies, which it
+	# rewrites, holding .ksrc-tree.lock exclusive (RANDSTAT_KSRC_LOCKED=1
+	# for its own kunit.sh runs); every other user holds the lock shared
+	# until it exits.  So make check's debug kernel build, beside its
+	# mutants suite, never reads Kconfig through a copy being rewritten.
+	if [ -z "${RANDSTAT_KSRC_LOCKED:-}" ]; then
+		exec 7>>"$cache/.ksrc-tree.lock"
+		flock -s 7
+	fi
 	ln -sfn "$repo" "$ksrc/drivers/randstat"
 }

@@ -21,8 +21,16 @@
 # Prints one line per mutant and "killed K of M"; exits 1 unless every
 # mutant was killed.  MUTANTS="a b" runs those alone.  A full run (no
 # MUTANTS) writes tests/mutants/RESULTS.md: the date, the commit, each
-# mutant's suite and outcome.  Do not run it beside make check: both link
-# the kernel tree's drivers/randstat to their tree.
+# mutant's suite and outcome.  The kernel tree's drivers/randstat link is
+# held (tests/ksrc.sh's lock) while it runs; still, do not run the guest
+# mutants beside make check: each would load the host under the other's
+# guests.
+#
+# tests/mutate.sh --rotate K: K of the mutants KUnit must kill, as TAP,
+# for make check's mutants suite: the K from position H mod N in the
+# list's order of those N mutants, H the commit's hash (the day of the
+# year outside git), so that each landing runs others and every
+# N / K landings run them all.  No RESULTS.md.
 #
 # tests/mutate.sh --check: the list against the tree, nothing built (the
 # style suite runs it in every make check): each mutant's line is in its
@@ -136,12 +144,39 @@ if [ "${1:-}" = --check ]; then
 	[ "$stale" -eq 0 ]
 	exit
 fi
+tap=0
+if [ "${1:-}" = --rotate ]; then
+	k=${2:-}
+	[[ $k =~ ^[1-9][0-9]*$ ]] || { echo "mutate: --rotate needs a count, not '$k'" >&2; exit 2; }
+	mapfile -t pool < <(printf '%s\n' "${recs[@]}" | awk -F "$US" '$5 == "kunit" { print $1 }')
+	[ "${#pool[@]}" -gt 0 ] || { echo "mutate: no kunit mutant in $list" >&2; exit 2; }
+	if h=$(git -C "$repo" rev-parse --short=7 HEAD 2>/dev/null); then
+		h=$((16#$h))
+	else
+		h=$((10#$(date +%j)))
+	fi
+	[ "$k" -le "${#pool[@]}" ] || k=${#pool[@]}
+	MUTANTS=
+	for ((i = 0; i < k; i++)); do
+		MUTANTS+=" ${pool[(h + i) % ${#pool[@]}]}"
+	done
+	want=" ${MUTANTS# } "
+	tap=1
+	echo "TAP version 13"
+	echo "# mutate: $k of the ${#pool[@]} kunit mutants, from $((h % ${#pool[@]})) (commit $(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo "none, day $(date +%j)")):$MUTANTS"
+fi
 if [ -n "${MUTANTS:-}" ]; then
 	for m in $MUTANTS; do
 		printf '%s\n' "${recs[@]}" | grep -q "^$m$US" ||
 			{ echo "mutate: no mutant named $m in $list" >&2; exit 2; }
 	done
 fi
+
+# The kernel tree's drivers/randstat is pointed at the copies: no other
+# user of the tree (tests/ksrc.sh) while this runs.
+exec 7>>"$cache/.ksrc-tree.lock"
+flock 7
+export RANDSTAT_KSRC_LOCKED=1
 
 declare -A base
 killed=0 total=0 bad=()
@@ -177,9 +212,22 @@ for r in "${recs[@]}"; do
 	fi
 	[ "$outcome" = killed ] || bad+=("$name")
 	line="$name	$suite	$outcome	$((SECONDS - start)) s	$why"
-	echo "$line"
+	if [ "$tap" = 1 ]; then
+		ok=ok
+		[ "$outcome" = killed ] || ok="not ok"
+		printf '%s %d - mutant %s killed by %s (%s: %d s): %s\n' "$ok" "$total" "$name" "$suite" \
+			"$outcome" "$((SECONDS - start))" "$why"
+	else
+		echo "$line"
+	fi
 	rows+=("$line")
 done
+if [ "$tap" = 1 ]; then
+	echo "# killed $killed of $total"
+	echo "1..$total"
+	[ "${#bad[@]}" -eq 0 ]
+	exit
+fi
 echo "killed $killed of $total"
 [ "${#bad[@]}" -eq 0 ] || echo "not killed: ${bad[*]}"
 

@@ -19,6 +19,10 @@
 #   hostpath the user-space build of the per-sample path that make bench
 #            times computes what the module does (bench/host; TAP)
 #   kunit    KUnit on a UML kernel (tests/kunit.sh; KTAP)
+#   mutants  a rotating few of tests/mutants/list's mutants that KUnit
+#            must kill, each killed (tests/mutate.sh --rotate
+#            ${MUTANTS_ROTATE:-3}: which ones follows the commit; make
+#            mutate runs them all; TAP)
 #   deb      the Debian packages: make deb, lintian, install, DKMS, upgrade
 #            and purge in a bookworm chroot, and a real node_exporter
 #            (tests/deb.sh; TAP)
@@ -161,10 +165,10 @@ run_suite() {
 	skipped=$((skipped + s))
 }
 
-suites=${SUITES:-style reader textfile sanitize hostpath kunit deb readme srcpkg faithful vm debug arm64 bench}
+suites=${SUITES:-style reader textfile sanitize hostpath kunit mutants deb readme srcpkg faithful vm debug arm64 bench}
 for s in $suites; do
 	case $s in
-	style | reader | textfile | sanitize | hostpath | kunit | deb | readme | srcpkg | \
+	style | reader | textfile | sanitize | hostpath | kunit | mutants | deb | readme | srcpkg | \
 		faithful | vm | debug | arm64 | bench) ;;
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
 	esac
@@ -237,6 +241,7 @@ for s in $suites; do
 	sanitize) run_suite sanitize 0 bash tests/sanitize.sh ;;
 	hostpath) run_suite hostpath 0 make -s -C bench/host check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
+	mutants) run_suite mutants 0 bash tests/mutate.sh --rotate "${MUTANTS_ROTATE:-3}" ;;
 	faithful) wait "$lane_job"
 		run_suite faithful 0 faithful_report
 		faithful_keep ;;

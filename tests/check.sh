@@ -218,6 +218,14 @@ case " $suites " in *" faithful "*)
 	) &
 	lane_job=$! ;;
 esac
+# lane_wait: before any other guest boots (SUITES may name one before
+# "faithful"), the lane is done.
+lane_waited=0
+lane_wait() {
+	[ -n "$lane_job" ] && [ "$lane_waited" = 0 ] || return 0
+	wait "$lane_job"
+	lane_waited=1
+}
 # faithful_report: what the lane's guests printed, and their status
 # (after `wait "$lane_job"`, which run_suite's pipeline cannot do).
 faithful_report() {
@@ -234,6 +242,7 @@ faithful_keep() {
 }
 
 for s in $suites; do
+	case $s in vm | debug | arm64 | bench) lane_wait ;; esac
 	case $s in
 	style)	run_suite style 0 bash tests/style.sh ;;
 	reader)	run_suite reader 0 make -s -C userspace check WERROR=1 ;;
@@ -242,7 +251,7 @@ for s in $suites; do
 	hostpath) run_suite hostpath 0 make -s -C bench/host check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	mutants) run_suite mutants 0 bash tests/mutate.sh --rotate "${MUTANTS_ROTATE:-3}" ;;
-	faithful) wait "$lane_job"
+	faithful) lane_wait
 		run_suite faithful 0 faithful_report
 		faithful_keep ;;
 	vm)	if [ -n "$lane_job" ]; then

@@ -239,6 +239,9 @@ git ls-files -z --cached --others --exclude-standard |
 in_chroot "$work" chown -R "$user:$user" "$home/randstat"
 # as_user CMD: CMD in the clone, as the newcomer, in bash, with the PATH
 # Debian gives a user (no sbin).
+# Under pipefail, so no "CMD | grep -q": grep leaves at its first match,
+# and CMD, still writing (dkms status, one line per kernel), dies of
+# SIGPIPE and fails the pipeline.  Grep what CMD printed instead.
 as_user() {
 	in_chroot "$work" runuser -u "$user" -- env HOME="$home" USER="$user" \
 		PATH=/usr/local/bin:/usr/bin:/bin:/usr/games \
@@ -427,10 +430,10 @@ if step dkms '^sudo apt-get install dkms$' &&
    step dkms-install '^sudo make dkms-install$'; then
 	check_paths "after sudo make dkms-install" '^/usr/src/'
 	check "DKMS built and installed randstat.ko for $rel" \
-		as_user "sudo dkms status randstat | grep -q '$rel.*installed'"
+		as_user "st=\$(sudo dkms status randstat) && grep -q '$rel.*installed' <<<\"\$st\""
 	step dkms-uninstall '^sudo make dkms-uninstall$' &&
 		check "sudo make dkms-uninstall: nothing of randstat left in DKMS" \
-			as_user "[ -z \"\$(sudo dkms status randstat)\" ] && ! ls /usr/src | grep -q randstat"
+			as_user "[ -z \"\$(sudo dkms status randstat)\" ] && [ -z \"\$(ls /usr/src | grep randstat)\" ]"
 fi
 
 # --- the Debian packages --------------------------------------------------------
@@ -441,7 +444,7 @@ if step build-dep '^sudo apt-get build-dep \./$' &&
 		check "the package's \`$c\`" as_user "$c"
 	done
 	check "DKMS built randstat.ko for $rel" \
-		as_user "sudo dkms status randstat | grep -q '$rel.*installed'"
+		as_user "st=\$(sudo dkms status randstat) && grep -q '$rel.*installed' <<<\"\$st\""
 	# What the package's timer runs (no systemd here: run once by hand),
 	# where prometheus-node-exporter's textfile directory is (the unit
 	# is skipped elsewhere; this machine has no node_exporter, so the

@@ -426,11 +426,13 @@ check "make KDIR= the headers' tree builds the module (the README's make KDIR=<d
 		test -f module/randstat.ko"
 
 # --- DKMS ----------------------------------------------------------------------
+# DKMS lists randstat as installed for $rel (see as_user on grep -q).
+dkms_installed="st=\$(sudo dkms status randstat) && grep -q '$rel.*installed' <<<\"\$st\""
 if step dkms '^sudo apt-get install dkms$' &&
    step dkms-install '^sudo make dkms-install$'; then
 	check_paths "after sudo make dkms-install" '^/usr/src/'
 	check "DKMS built and installed randstat.ko for $rel" \
-		as_user "st=\$(sudo dkms status randstat) && grep -q '$rel.*installed' <<<\"\$st\""
+		as_user "$dkms_installed"
 	step dkms-uninstall '^sudo make dkms-uninstall$' &&
 		check "sudo make dkms-uninstall: nothing of randstat left in DKMS" \
 			as_user "[ -z \"\$(sudo dkms status randstat)\" ] && [ -z \"\$(ls /usr/src | grep randstat)\" ]"
@@ -444,7 +446,7 @@ if step build-dep '^sudo apt-get build-dep \./$' &&
 		check "the package's \`$c\`" as_user "$c"
 	done
 	check "DKMS built randstat.ko for $rel" \
-		as_user "st=\$(sudo dkms status randstat) && grep -q '$rel.*installed' <<<\"\$st\""
+		as_user "$dkms_installed"
 	# What the package's timer runs (no systemd here: run once by hand),
 	# where prometheus-node-exporter's textfile directory is (the unit
 	# is skipped elsewhere; this machine has no node_exporter, so the

@@ -144,6 +144,9 @@ default_kernel=$KERNEL
 default_moddir=$MODDIR
 
 mkdir -p "$out"
+# The module builds (one per kernel, and per planted or deliberately
+# broken variant) on every CPU: each is ten files.
+jobs=-j$(nproc)
 make -s -C "$repo/tests/progs" >&2 || die "building tests/progs failed"
 make -s -C "$repo/userspace" randstat.static >&2 || die "building the reader failed"
 # The cgroup suite: randstat cgroup (clang, bpftool, libbpf-dev).
@@ -189,7 +192,7 @@ kernel_default() {
 	ko=none
 	[ "$smoke" -eq 1 ] && return 0
 	kdir=$(headers_for "$kver") || { echo "no headers for $kver: apt-get install linux-headers-$kver (or set KDIR)"; return 1; }
-	make -s -C "$repo" module KDIR="$kdir" >&2 || { echo "building the module failed"; return 1; }
+	make -s "$jobs" -C "$repo" module KDIR="$kdir" >&2 || { echo "building the module failed"; return 1; }
 	ko=$repo/module/randstat.ko
 	check_vermagic "$ko" "$kver" || return 1
 	plant_kos "$kdir"
@@ -271,7 +274,7 @@ build_ko() {
 		echo "$patch does not apply (see $src/build.log)"
 		return 1
 	fi
-	make -s -C "$kdir" M="$src" modules ${ko_make_args[@]+"${ko_make_args[@]}"} \
+	make -s "$jobs" -C "$kdir" M="$src" modules ${ko_make_args[@]+"${ko_make_args[@]}"} \
 		>>"$src/build.log" 2>&1 ||
 		{ echo "building the module against $kdir failed (see $src/build.log)"; return 1; }
 	echo "$src/module/randstat.ko"
@@ -340,10 +343,10 @@ kernel_arm64() {
 	) | (cd "$repo" && tar -cf - --null -T -) | tar -C "$bin" -xf -
 	# -B: a copy that is not a git tree (find) has the host's binaries.
 	{
-		make -B -s -C "$bin/tests/progs" CC="$cc" &&
-		make -B -s -C "$bin/bench/progs" CC="$cc" iso evader phased &&
+		make -B -s "$jobs" -C "$bin/tests/progs" CC="$cc" &&
+		make -B -s "$jobs" -C "$bin/bench/progs" CC="$cc" iso evader phased &&
 		PKG_CONFIG_LIBDIR=/usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig \
-			make -B -s -C "$bin/userspace" CC="$cc" randstat.static
+			make -B -s "$jobs" -C "$bin/userspace" CC="$cc" randstat.static
 	} >"$bin/build.log" 2>&1 || { echo "cross-building the guest's programs failed (see $bin/build.log)"; return 1; }
 	guest_arch=arm64
 	kernel_env+=(RANDSTAT_ARCH=arm64 RANDSTAT_BUSYBOX="$bb/bin/busybox" RANDSTAT_BIN_ROOT="$bin")

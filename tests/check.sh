@@ -117,6 +117,7 @@ host_check() {
 }
 
 bash tests/deps.sh || exit 1
+echo "# tests/deps.sh: done in $SECONDS s"
 # promtool (randstat cgroup's unit tests, the deb suite) from Debian's
 # prometheus as deps.sh unpacked it, where it is not installed.
 # shellcheck source=tests/unpack.sh
@@ -148,9 +149,10 @@ count() {
 }
 
 run_suite() {
-	local name=$1 depth=$2 status
+	local name=$1 depth=$2 status t0
 	shift 2
-	echo "# suite $name: $*"
+	echo "# suite $name: $* ($(date +%T), make check's minute $((SECONDS / 60)))"
+	t0=$SECONDS
 	"$@" 2>&1 | tee "$out/$name.tap"
 	status=${PIPESTATUS[0]}
 	count "$out/$name.tap" "$depth"
@@ -158,7 +160,7 @@ run_suite() {
 		echo "not ok - $name exited with status $status" | tee -a "$out/$name.tap"
 		f=1
 	fi
-	echo "# suite $name: $p passed, $f failed, $s skipped"
+	echo "# suite $name: $p passed, $f failed, $s skipped ($((SECONDS - t0)) s)"
 	[ "$f" -gt 0 ] && failed_suites+=("$name:$depth")
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -212,8 +214,10 @@ case " $suites " in *" faithful "*)
 		env VM_SUITES="faithful faithful2" RANDSTAT_OUT="$lane/out" \
 			bash "$lane/src/tests/vm/run.sh" >"$lane/run.log" 2>&1
 		echo $? >"$lane/status"
+		echo "# the faithful lane: its guests done at make check's minute $((SECONDS / 60))" >>"$lane/run.log"
 		case " $suites " in *" debug "*)
-			bash tests/debugkernel.sh >/dev/null 2>"$lane/debugkernel.log" ;;
+			bash tests/debugkernel.sh >/dev/null 2>"$lane/debugkernel.log"
+			echo "# the faithful lane: the debug kernel ready at minute $((SECONDS / 60))" >>"$lane/run.log" ;;
 		esac
 	) &
 	lane_job=$! ;;
@@ -282,5 +286,6 @@ for fs in ${failed_suites[@]+"${failed_suites[@]}"}; do
 	{ n = 0 }' "$out/${fs%:*}.tap"
 done | head -n 200 | sed '1i # the failures, each after up to ten diagnostic lines before it:'
 
+echo "# make check: $((SECONDS / 60)) min $((SECONDS % 60)) s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

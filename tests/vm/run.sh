@@ -144,8 +144,9 @@ default_kernel=$KERNEL
 default_moddir=$MODDIR
 
 mkdir -p "$out"
-# The module builds (one per kernel, and per planted or deliberately
-# broken variant) on every CPU: each is ten files.
+# What is built before a guest boots (the module for each kernel and
+# each planted or deliberately broken variant, the arm64 programs) on
+# every CPU: no guest runs beside it.
 jobs=-j$(nproc)
 make -s -C "$repo/tests/progs" >&2 || die "building tests/progs failed"
 make -s -C "$repo/userspace" randstat.static >&2 || die "building the reader failed"

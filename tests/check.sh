@@ -33,7 +33,9 @@
 #            path it names exists (tests/readme.sh; TAP)
 #   srcpkg   the source package (dpkg-source -b, lintian), its binaries
 #            built from it in a clean bookworm chroot as a buildd would,
-#            twice: byte-identical (tests/srcpkg.sh; TAP)
+#            twice: byte-identical (tests/srcpkg.sh; TAP); with readme
+#            in SUITES, it runs beside readme (see "srcpkg beside
+#            readme" below) and prints here
 #   faithful the faithful and faithful2 guests of tests/vm/run.sh: the
 #            module judged on a clock that does not lie (-icount), with no
 #            lateness allowance.  They start in the background before the

@@ -564,6 +564,13 @@ run_suites() {
 			tcg=single
 			icount_env 2 ;;
 		nohzfull) extra="nohz_full=1" ;;
+		# The tick's and randstat's expiries (lib.sh, timer_trace),
+		# enabled at boot: enabling a trace event later patches the
+		# text of a running kernel (its static key), which multi-
+		# threaded TCG gets wrong now and then (at the trace suite,
+		# below).  The suite's function tracer is armed before
+		# insmod for the same reason (guest/tickless.sh, wake_trace).
+		tickless) extra="trace_event=timer:hrtimer_expire_entry" ;;
 		# cpu1's cpu.stat split is vtime's, the reference (cgphase.sh).
 		# Not on the two-CPU faithful clock: there one host thread runs
 		# the vCPUs in turns, and with both twins running, cpu0's read

@@ -266,28 +266,44 @@ sleep 1
 # got them.
 RPS=/sys/class/net/lo/queues/rx-0/rps_cpus
 TR=/sys/kernel/tracing
+TI=$TR/instances/wake
 netrx0() { awk '$1 == "NET_RX:" { print $2 }' /proc/softirqs; }
-# wake_trace 1|0: start or stop the function tracer on cpu0's calls of
-# randstat_wake(); stopping prints "IDLE OTHER", the resumes from
-# randstat_idle_probe() and from anywhere else.
+# wake_trace_arm: randstat unloaded and loaded again with the function
+# tracer armed on cpu0's calls of randstat_wake(), in a trace instance of
+# its own ("wake"; the top one is timer_trace's), recording only while
+# wake_trace says so.  The filter names a function of a module not yet
+# loaded (":mod:randstat"), which ftrace keeps and applies at insmod, when
+# no CPU can be running the module's code; the tracer stays for the rest
+# of the boot.  Enabling or disabling it on a live module rewrites code
+# the other vCPU may be running, which multi-threaded TCG gets wrong now
+# and then (run.sh, at the trace suite): CI's guest printed a backtrace
+# through tracing_set_tracer() and function_trace_reset() as this suite
+# set current_tracer back to nop, and panicked 3 s later.  Non-zero if
+# the instance, the tracer or the filter could not be set up.
+wake_trace_arm() {
+	rmmod randstat || return 1
+	{ [ -e "$TR/trace" ] || mount -t tracefs nodev "$TR"; } &&
+		mkdir "$TI" &&
+		echo 0 >"$TI/tracing_on" &&
+		echo 1 >"$TI/tracing_cpumask" &&
+		echo 'randstat_wake:mod:randstat' >"$TI/set_ftrace_filter" &&
+		echo function >"$TI/current_tracer"
+	_r=$?
+	insmod /randstat.ko || return 1
+	sleep 1
+	[ "$_r" = 0 ] &&
+		awk '$1 == "randstat_wake" { f = 1 } END { exit !f }' "$TI/set_ftrace_filter"
+}
+# wake_trace 1|0: start or stop recording; stopping prints "IDLE OTHER",
+# the resumes from randstat_idle_probe() and from anywhere else.
 wake_trace() {
 	if [ "$1" = 1 ]; then
-		{ [ -e "$TR/trace" ] || mount -t tracefs nodev "$TR"; } &&
-			echo 0 >"$TR/tracing_on" &&
-			cat "$TR/tracing_cpumask" >/tmp/cpumask &&
-			echo 1 >"$TR/tracing_cpumask" &&
-			echo randstat_wake >"$TR/set_ftrace_filter" &&
-			echo function >"$TR/current_tracer" &&
-			: >"$TR/trace" && echo 1 >"$TR/tracing_on"
+		[ "$wake_armed" = 1 ] && : >"$TI/trace" && echo 1 >"$TI/tracing_on"
 		return
 	fi
-	echo 0 >"$TR/tracing_on"
+	echo 0 >"$TI/tracing_on"
 	awk '/ randstat_wake <-/ { if ($NF ~ /^<-randstat_idle_probe/) i++; else o++ }
-		END { print i + 0, o + 0 }' "$TR/trace"
-	echo nop >"$TR/current_tracer"
-	: >"$TR/set_ftrace_filter"
-	cat /tmp/cpumask >"$TR/tracing_cpumask"
-	: >"$TR/trace"
+		END { print i + 0, o + 0 }' "$TI/trace"
 }
 # udp_window NAME SPIN: the traffic, with a spinner on cpu1 if SPIN is 1;
 # prints "sent received netrx0 dormancies samples idle-exit-resumes
@@ -320,6 +336,12 @@ if [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ]; then
 	skip "cpu0 serving softirqs that wake tasks on busy cpu1 stays dormant" \
 		"PREEMPT_RT runs the softirq in a task on cpu0"
 elif [ -w "$RPS" ]; then
+	wake_armed=0
+	if wake_trace_arm; then
+		wake_armed=1
+	else
+		diag "the function tracer on randstat_wake() could not be armed (its filter: $(tr '\n' ' ' <"$TI/set_ftrace_filter" 2>/dev/null))"
+	fi
 	echo 1 >"$RPS"
 	udp_window uc 0 >/tmp/udp.control
 	udp_window ub 1 >/tmp/udp.busy

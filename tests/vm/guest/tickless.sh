@@ -257,7 +257,8 @@ sleep 1
 # parent), and the bar is on the resumes from anywhere but the idle exit
 # (the enqueue probe, the PELT backstop): at most 1 per 2 datagrams.
 # Measured: 18 of 151 here; the mutant enqueue-elsewhere-resumes (every
-# enqueue resumes, as before the fix) 163.  The trace is valid only if it
+# enqueue resumes, as before the fix) 163.  With the tracer armed at
+# insmod (wake_trace_arm): 17, and the mutant 168.  The trace is valid only if it
 # saw every resume the window counted (at least the dormancies less
 # one; resumes for the snapshots at its edges add to it and count against
 # the bar).  A control window with cpu1 idle (the wakeup is then queued

@@ -232,11 +232,12 @@ lane_wait() {
 	wait "$lane_job"
 	lane_waited=1
 }
-# faithful_report: what the lane's guests printed, and their status
-# (after `wait "$lane_job"`, which run_suite's pipeline cannot do).
-faithful_report() {
-	cat "$lane/run.log"
-	return "$(cat "$lane/status" 2>/dev/null || echo 1)"
+# bg_report LOG STATUS: what a job run in the background (the faithful
+# lane, srcpkg) printed, and its status, once `wait` has seen it end
+# (run_suite's pipeline runs in a subshell, which cannot wait for it).
+bg_report() {
+	cat "$1"
+	return "$(cat "$2" 2>/dev/null || echo 1)"
 }
 # faithful_keep: the lane's logs into tests/out/faithful, the rest away.
 faithful_keep() {
@@ -266,10 +267,6 @@ srcpkg_start() {
 	) &
 	srcpkg_job=$!
 }
-srcpkg_report() {
-	cat "$srcpkg_dir/log"
-	return "$(cat "$srcpkg_dir/status" 2>/dev/null || echo 1)"
-}
 
 for s in $suites; do
 	case $s in vm | debug | arm64 | bench) lane_wait ;; esac
@@ -282,7 +279,7 @@ for s in $suites; do
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	mutants) run_suite mutants 0 bash tests/mutate.sh --rotate "${MUTANTS_ROTATE:-3}" ;;
 	faithful) lane_wait
-		run_suite faithful 0 faithful_report
+		run_suite faithful 0 bg_report "$lane/run.log" "$lane/status"
 		faithful_keep ;;
 	vm)	run_suite vm 0 env VM_EXCLUDE="${lane_job:+faithful faithful2}" bash tests/vm/run.sh ;;
 	debug)	run_suite debug 0 env KERNELS=debug VM_SUITES=debug \
@@ -297,7 +294,7 @@ for s in $suites; do
 		run_suite readme 0 bash tests/readme.sh ;;
 	srcpkg)	if [ -n "$srcpkg_job" ]; then
 			wait "$srcpkg_job"
-			run_suite srcpkg 0 srcpkg_report
+			run_suite srcpkg 0 bg_report "$srcpkg_dir/log" "$srcpkg_dir/status"
 			rm -rf "$srcpkg_dir"
 		else
 			run_suite srcpkg 0 bash tests/srcpkg.sh

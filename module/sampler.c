@@ -46,6 +46,7 @@
 #include <linux/irqflags.h>
 #include <linux/kernel_stat.h>
 #include <linux/lockdep.h>
+#include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/random.h>
@@ -457,6 +458,13 @@ static int randstat_cpu_offline(unsigned int cpu)
 	return 0;
 }
 
+/*
+ * Held while an online CPU may enter or leave the exact mode otherwise
+ * than by hotplug (randstat_apply_modes()), and by randstat_reset(), which
+ * zeroes an exact CPU's counters from another CPU.
+ */
+static DEFINE_MUTEX(randstat_mode_lock);
+
 /* On the CPU, from randstat_apply_modes(): stop, then start as told. */
 static long randstat_restart_fn(void *unused)
 {
@@ -486,12 +494,14 @@ void randstat_apply_modes(void)
 	bool exact;
 
 	cpus_read_lock();
+	mutex_lock(&randstat_mode_lock);
 	for_each_online_cpu(cpu) {
 		rc = per_cpu_ptr(&randstat_cpus, cpu);
 		exact = READ_ONCE(rc->state) == RS_STATE_EXACT;
 		if (exact != randstat_cpu_is_exact(cpu))
 			work_on_cpu(cpu, randstat_restart_fn, NULL);
 	}
+	mutex_unlock(&randstat_mode_lock);
 	cpus_read_unlock();
 }
 
@@ -562,7 +572,9 @@ enum randstat_state randstat_read_cpu(unsigned int cpu,
 
 /*
  * Zero one CPU's counters, its state kept: on the CPU, whose timer cannot
- * run meanwhile, or for an offline CPU.
+ * run meanwhile, or for a CPU that writes none of its own: an offline one,
+ * or an exact one (no timer, no probe; only a mode change or hotplug moves
+ * it, which randstat_mode_lock and the hotplug lock hold off).
  */
 static void randstat_reset_cpu(struct randstat_cpu *rc, unsigned int cpu)
 {
@@ -577,12 +589,22 @@ static void randstat_reset_this_cpu(void *unused)
 	randstat_reset_cpu(this_cpu_ptr(&randstat_cpus), smp_processor_id());
 }
 
+/* Does @cpu zero its own counters (it samples), or does the caller? */
+static bool randstat_resets_itself(int cpu, void *unused)
+{
+	return cpu_online(cpu) &&
+	       READ_ONCE(per_cpu_ptr(&randstat_cpus, cpu)->state) !=
+	       RS_STATE_EXACT;
+}
+
 /**
  * randstat_reset() - zero every CPU's counters
  *
- * Each online CPU zeroes its own counters in an IPI, so the counters keep a
- * single writer; an offline CPU's timer is not running and its counters are
- * zeroed here.  Holding the hotplug lock keeps the two sets apart.
+ * A sampling CPU (active or dormant) zeroes its own in an IPI, so its
+ * counters keep a single writer.  An offline or exact CPU writes none of
+ * its own: its counters are zeroed here, from process context, so a
+ * nohz_full CPU takes no interrupt for a reset.  The hotplug lock and
+ * randstat_mode_lock keep each CPU in its set meanwhile.
  */
 void randstat_reset(void)
 {
@@ -590,13 +612,16 @@ void randstat_reset(void)
 	int cpu;
 
 	cpus_read_lock();
-	on_each_cpu(randstat_reset_this_cpu, NULL, 1);
+	mutex_lock(&randstat_mode_lock);
+	on_each_cpu_cond(randstat_resets_itself, randstat_reset_this_cpu,
+			 NULL, true);
 	for_each_possible_cpu(cpu) {
-		if (cpu_online(cpu))
+		if (randstat_resets_itself(cpu, NULL))
 			continue;
 		local_irq_save(flags);
 		randstat_reset_cpu(per_cpu_ptr(&randstat_cpus, cpu), cpu);
 		local_irq_restore(flags);
 	}
+	mutex_unlock(&randstat_mode_lock);
 	cpus_read_unlock();
 }

@@ -19,7 +19,7 @@
 # cost_ns) and it is part of what the test measures, not hidden.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin 20
+ktap_begin 21
 grep -q 'nohz_full=1' /proc/cmdline
 result $? "booted with nohz_full=1"
 dmesg -c >/dev/null
@@ -143,6 +143,38 @@ judge "mode exact: cpu1 offline and online, still exact, counters monotonic" 'EN
 	print "# elapsed +" ms(el(c)) " over " ms(g("wall"))
 	verdict(ok && el(c) > 0)
 }' -v st="$st"
+# A reset with cpu1 exact: cpu0 zeroes cpu1's counters, and cpu1, running
+# a spinner, takes no interrupt for it.  20 resets: each would be a
+# function-call IPI on cpu1 (/proc/interrupts: CAL on x86, IPI1 on arm64)
+# if cpu1 zeroed its own, as every CPU did before; the bar is 5, room for
+# the few other IPIs an isolated CPU may take in the seconds they last.
+# Right after the last one cpu1's elapsed time is at most 0.2 s (it was
+# the time since insmod, tens of seconds), and it grows from there.
+calls1() { awk '/Function call interrupts/ { print $3 }' /proc/interrupts; }
+taskset -c 1 /progs/spin 6 >/dev/null &
+sp=$!
+sleep 0.5
+c0=$(calls1)
+o=ok i=0
+while [ "$i" -lt 20 ]; do
+	sleep 0.05
+	r=$(/progs/wr /proc/randstat reset) || o=$r
+	i=$((i + 1))
+done
+snap x0
+c1=$(calls1)
+sleep 1
+snap x1
+wait "$sp"
+grep -q '^sampler cpu1 online 1 mode exact ' /proc/randstat_detail
+st=$?
+e0=$(awk '$1 == "rs" && $2 == "sampler" && $3 == "cpu1" { print $11 }' /tmp/snap.x0)
+e1=$(awk '$1 == "rs" && $2 == "sampler" && $3 == "cpu1" { print $11 }' /tmp/snap.x1)
+awk -v o="$o" -v st="$st" -v c0="$c0" -v c1="$c1" -v e0="$e0" -v e1="$e1" 'BEGIN {
+	printf "# resets: %s, cpu1 still exact: %d; cpu1 took %d function-call IPIs over them (bar 5); its elapsed %.1f ms after the last, %.1f ms a second later\n", o, st == 0, c1 - c0, e0 / 1e6, e1 / 1e6
+	exit !(o == "ok" && st == 0 && c0 != "" && c1 - c0 <= 5 && e0 != "" && e0 <= 0.2e9 && e1 > e0)
+}'
+result $? "mode exact: 20 resets zero cpu1's counters and send it no IPI"
 # Back to sampling (an empty list, written as a newline): the counters
 # carry over.
 o=$(/progs/wr $P/exact_cpus "

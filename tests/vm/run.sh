@@ -604,7 +604,7 @@ run_suites() {
 		# CPU's feature bits while interrupts are on and before the
 		# alternatives, so pgtable_l5_enabled() reads false for a moment
 		# and KASAN takes an interrupt's per-CPU access for a wild one
-		# (CI's run of d47eb18: "wild-memory-access in
+		# (the full run here at d47eb18: "wild-memory-access in
 		# __rcu_irq_enter_check_tick" at boot, long before insmod, and
 		# lockdep off for the whole boot).  -cpu max offers LA57.
 		debug)	extra="no5lvl nohz_full=1 slub_debug=A,kmalloc-* tsc_early_khz=$debug_tsc_khz"

@@ -203,6 +203,11 @@ u64 randstat_advance(struct randstat_rng *r, enum randstat_law law,
  * @elapsed_ns: the time covered: @sampled_ns plus the eight time classes
  *	of @exact_ns
  * @sampled_ns: the time the samples cover and share, steal taken out
+ * @shown_ns: the times shown per class, as the files show them: brought
+ *	up at every charge by the charge itself (randstat_show_sampled(),
+ *	randstat_charge_dormant(), randstat_charge_exact()), so that what a
+ *	reader sees is a copy of what the CPU's own charges left, whoever
+ *	else reads; no column falls (see randstat_show_sampled())
  * @dormancies: how many times the sampler stopped on an idle CPU
  * @overruns: expiries that passed before the interrupt was taken (each
  *	also counted as a sample)
@@ -218,6 +223,7 @@ struct randstat_counters {
 	u64 exact_ns[RS_NR_CLASSES];
 	u64 elapsed_ns;
 	u64 sampled_ns;
+	u64 shown_ns[RS_NR_CLASSES];
 	u64 dormancies;
 	u64 overruns;
 	u64 cost_ns;
@@ -314,14 +320,13 @@ void randstat_charge_exact(struct randstat_counters *c,
 u64 randstat_charge_pending(struct randstat_counters *c,
 			    enum randstat_state state,
 			    const struct randstat_kstat *from,
-			    const struct randstat_kstat *now);
+			    const struct randstat_kstat *now, bool reader);
 bool randstat_dormant_busy(u64 span_ns, u64 asleep_ns);
 bool randstat_busy_update(struct randstat_busy *b, u64 now_ns,
 			  u64 asleep_ns);
-void randstat_estimate(const struct randstat_counters *c,
-		       u64 ns[RS_NR_CLASSES]);
-void randstat_exact_shown(const u64 exact_ns[RS_NR_CLASSES],
-			  u64 shown[RS_NR_CLASSES]);
+void randstat_show_sampled(struct randstat_counters *c);
+void randstat_keep_shown(const u64 now[RS_NR_CLASSES],
+			 u64 shown[RS_NR_CLASSES]);
 u64 randstat_mul_div(u64 a, u64 b, u64 c);
 void randstat_record_timing(struct randstat_counters *c, u64 cost_ns,
 			    u64 late_ns);

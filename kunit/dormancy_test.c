@@ -95,7 +95,7 @@ static void estimate_mixed_test(struct kunit *test)
 	randstat_charge(&c, RS_USER, 3, 6000000, 0);
 	randstat_charge(&c, RS_IDLE, 1, 2000000, 0);
 	randstat_charge_dormant(&c, 12000000, 10000000, 2000000, 0, 0);
-	randstat_estimate(&c, ns);
+	memcpy(ns, c.shown_ns, sizeof(ns));
 	KUNIT_EXPECT_EQ(test, ns[RS_USER], 6000000ULL);
 	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2000000ULL + 10000000ULL);
 	KUNIT_EXPECT_EQ(test, ns[RS_IOWAIT], 2000000ULL);
@@ -109,7 +109,7 @@ static void estimate_mixed_test(struct kunit *test)
 	kernel[RS_STEAL] = 500000;
 	randstat_charge_exact(&c, kernel);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 29500000ULL);
-	randstat_estimate(&c, ns);
+	memcpy(ns, c.shown_ns, sizeof(ns));
 	KUNIT_EXPECT_EQ(test, ns[RS_USER], 13000000ULL);
 	KUNIT_EXPECT_EQ(test, ns[RS_SYSTEM], 2000000ULL);
 	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], 500000ULL);
@@ -401,30 +401,47 @@ static void pending_charge_test(struct kunit *test)
 	now.ns[RS_IDLE] = 5009000000ULL;
 	now.ns[RS_STEAL] = 200000;	/* older than what was charged */
 	KUNIT_EXPECT_EQ(test, randstat_charge_pending(&c, RS_STATE_DORMANT,
-						      &from, &now), 0ULL);
+						      &from, &now, false),
+			0ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_STEAL], 0ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 9000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 1000000ULL);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 10000000ULL);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_IRQ], 1000000ULL);
+
+	/*
+	 * A reader's look leaves the rest (irq) to the CPU's own charge: it
+	 * moves with the sleep times' microseconds, and would fall.
+	 */
+	memset(&c, 0, sizeof(c));
+	KUNIT_EXPECT_EQ(test, randstat_charge_pending(&c, RS_STATE_DORMANT,
+						      &from, &now, true), 0ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 9000000ULL);
+	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 0ULL);
+	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 9000000ULL);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_IDLE], 9000000ULL);
 
 	/* steal grew: charged, up to the span */
 	now.ns[RS_STEAL] = 400000;
 	memset(&c, 0, sizeof(c));
 	KUNIT_EXPECT_EQ(test, randstat_charge_pending(&c, RS_STATE_DORMANT,
-						      &from, &now), 100000ULL);
+						      &from, &now, false),
+			100000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_STEAL], 100000ULL);
 
 	/* exact: every class's growth; active and off owe nothing here */
 	memset(&c, 0, sizeof(c));
 	now.ns[RS_USER] = 7000000;
 	KUNIT_EXPECT_EQ(test, randstat_charge_pending(&c, RS_STATE_EXACT,
-						      &from, &now), 100000ULL);
+						      &from, &now, false),
+			100000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_USER], 7000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 9000000ULL);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 16100000ULL);
 	memset(&c, 0, sizeof(c));
 	KUNIT_EXPECT_EQ(test, randstat_charge_pending(&c, RS_STATE_ACTIVE,
-						      &from, &now), 0ULL);
+						      &from, &now, false),
+			0ULL);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 0ULL);
 }
 
@@ -444,14 +461,14 @@ static void sleep_move_test(struct kunit *test)
 	from.ns[RS_IOWAIT] = 50000000;	/* 50 ms of the sleep, as iowait */
 	now.ns[RS_IDLE] = 180000000;	/* those 50, and 30 more, as idle */
 	now.ns[RS_IOWAIT] = 0;
-	randstat_charge_pending(&c, RS_STATE_EXACT, &from, &now);
+	randstat_charge_pending(&c, RS_STATE_EXACT, &from, &now, false);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 30000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 0ULL);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 30000000ULL);
 
 	/* A dormant span: its 30 ms are sleep, none of it irq. */
 	memset(&c, 0, sizeof(c));
-	randstat_charge_pending(&c, RS_STATE_DORMANT, &from, &now);
+	randstat_charge_pending(&c, RS_STATE_DORMANT, &from, &now, false);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 30000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IRQ], 0ULL);
 
@@ -459,7 +476,7 @@ static void sleep_move_test(struct kunit *test)
 	now.ns[RS_IDLE] = 100000000;
 	now.ns[RS_IOWAIT] = 90000000;
 	memset(&c, 0, sizeof(c));
-	randstat_charge_pending(&c, RS_STATE_EXACT, &from, &now);
+	randstat_charge_pending(&c, RS_STATE_EXACT, &from, &now, false);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IOWAIT], 40000000ULL);
 	KUNIT_EXPECT_EQ(test, c.exact_ns[RS_IDLE], 0ULL);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 40000000ULL);

@@ -49,8 +49,8 @@ static u64 time_sum(const u64 *ns)
  * Per CPU, the counts sum to the samples taken (expiries that passed
  * included), elapsed_ns to the intervals, steal never exceeds an interval
  * and the rest is carried; guest samples are also user samples.  The
- * times shown, brought up every 100 samples, never fall, sum to the
- * elapsed time exactly, and end within a few intervals of (n_k / n)
+ * times shown, brought up by every charge, never fall, sum to the
+ * elapsed time exactly, and stay within a few intervals of (n_k / n)
  * (elapsed - steal); steal is exact, and the samples share the rest.
  */
 static void charge_sums_test(struct kunit *test)
@@ -59,6 +59,7 @@ static void charge_sums_test(struct kunit *test)
 						    GFP_KERNEL);
 	u64 elapsed = 0, steal_seen = 0, steal_charged = 0, pending = 0;
 	u64 nsamples = 0, ns[RS_NR_CLASSES] = { 0 }, before[RS_NR_CLASSES];
+	u64 worst = 0, t;
 	struct randstat_rng rs;
 	int i, k;
 
@@ -83,16 +84,24 @@ static void charge_sums_test(struct kunit *test)
 		steal_charged += charged;
 		elapsed += interval;
 		nsamples += m;
-		if (i % 100 == 99) {
-			memcpy(before, ns, sizeof(ns));
-			randstat_estimate(c, ns);
-			for (k = 0; k < RS_NR_CLASSES; k++)
-				KUNIT_ASSERT_GE(test, ns[k], before[k]);
-			KUNIT_ASSERT_EQ(test, time_sum(ns), elapsed);
-			KUNIT_ASSERT_LE(test, ns[RS_GUEST], ns[RS_USER]);
-			KUNIT_ASSERT_LE(test, ns[RS_GUEST_NICE], ns[RS_NICE]);
+		memcpy(before, ns, sizeof(ns));
+		memcpy(ns, c->shown_ns, sizeof(ns));
+		for (k = 0; k < RS_NR_CLASSES; k++)
+			KUNIT_ASSERT_GE(test, ns[k], before[k]);
+		KUNIT_ASSERT_EQ(test, time_sum(ns), elapsed);
+		KUNIT_ASSERT_LE(test, ns[RS_GUEST], ns[RS_USER]);
+		KUNIT_ASSERT_LE(test, ns[RS_GUEST_NICE], ns[RS_NICE]);
+		for (k = 0; k < RS_NR_TIME_CLASSES; k++) {
+			if (k == RS_STEAL)
+				continue;
+			t = randstat_mul_div(elapsed - steal_charged,
+					     c->samples[k], nsamples);
+			worst = max_t(u64, worst, abs((s64)ns[k] - (s64)t));
 		}
 	}
+	/* At every sample, every class within 10 mean intervals of its target. */
+	kunit_info(test, "largest distance from a target: %llu ns\n", worst);
+	KUNIT_EXPECT_LE(test, worst, 40000000ULL);
 	KUNIT_EXPECT_EQ(test, randstat_elapsed_ns(c), elapsed);
 	KUNIT_EXPECT_EQ(test, randstat_total_samples(c), nsamples);
 	KUNIT_EXPECT_EQ(test, c->exact_ns[RS_STEAL], steal_charged);
@@ -215,46 +224,59 @@ static void charge_limits_test(struct kunit *test)
 	randstat_charge(&c, RS_SYSTEM, 1, 1ULL << 62, 1ULL << 61);
 	randstat_charge(&c, RS_IOWAIT, 1, (1ULL << 62) - 1, 0);
 	KUNIT_EXPECT_EQ(test, randstat_elapsed_ns(&c), U64_MAX);
-	randstat_estimate(&c, ns);
+	memcpy(ns, c.shown_ns, sizeof(ns));
 	KUNIT_EXPECT_EQ(test, time_sum(ns), U64_MAX);
 	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], 1ULL << 61);
-	/* (2^64 - 1 - 2^61) / 4 each, the rounding left on one class */
-	KUNIT_EXPECT_GE(test, ns[RS_USER], (U64_MAX - (1ULL << 61)) / 4);
-	KUNIT_EXPECT_LE(test, ns[RS_USER], (U64_MAX - (1ULL << 61)) / 4 + 3);
+	/*
+	 * Targets (2^64 - 1 - 2^61) / 4 each; each interval went whole to
+	 * the class furthest below: the system sample's 2^61 left after
+	 * steal, the iowait sample's 2^62 - 1.
+	 */
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 1ULL << 62);
+	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 1ULL << 62);
+	KUNIT_EXPECT_EQ(test, ns[RS_SYSTEM], 1ULL << 61);
+	KUNIT_EXPECT_EQ(test, ns[RS_IOWAIT], (1ULL << 62) - 1);
 }
 
 /*
- * By hand: each sample weighs the same, a class whose target falls keeps
- * what it was shown and the time added goes to the classes below theirs.
+ * By hand: each sample weighs the same; each interval goes whole to the
+ * class furthest below its target; a class whose target falls keeps what
+ * it was shown until its target catches up.
  */
 static void estimate_by_hand_test(struct kunit *test)
 {
 	struct randstat_counters c = { };
-	u64 ns[RS_NR_CLASSES] = { 0 };
 
-	/* 3 user samples after long intervals, 1 idle after a short one */
+	/* 3 user samples after long intervals: user's, 9 ms */
 	randstat_charge(&c, RS_USER, 1, 3000000, 0);
 	randstat_charge(&c, RS_USER, 1, 3000000, 0);
 	randstat_charge(&c, RS_USER, 1, 3000000, 0);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_USER], 9000000ULL);
+	/*
+	 * 1 idle after a short one: 9.003 ms, targets user 3/4 of it
+	 * (6.75225 ms), idle 1/4, whatever the intervals.  User is above
+	 * its target and keeps its 9 ms; idle, below, takes the 3 us.
+	 */
 	randstat_charge(&c, RS_IDLE, 1, 3000, 0);
-	randstat_estimate(&c, ns);
-	/* 9.003 ms: user 3/4 of it, idle 1/4, whatever the intervals */
-	KUNIT_EXPECT_EQ(test, ns[RS_USER], 6752250ULL);
-	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2250750ULL);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_USER], 9000000ULL);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_IDLE], 3000ULL);
 	KUNIT_EXPECT_EQ(test, randstat_total_samples(&c), 4ULL);
 
 	/* One more idle sample, 0.1 ms later: user's target falls to 3/5 */
 	randstat_charge(&c, RS_IDLE, 1, 100000, 0);
-	randstat_estimate(&c, ns);
-	KUNIT_EXPECT_EQ(test, ns[RS_USER], 6752250ULL);
-	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2350750ULL);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_USER], 9000000ULL);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_IDLE], 103000ULL);
 
-	/* Five more idle samples: the targets catch up (user 3/10). */
+	/* Five more idle samples: user's target 3/10 of 29.103 ms */
 	randstat_charge(&c, RS_IDLE, 5, 20000000, 0);
-	randstat_estimate(&c, ns);
-	KUNIT_EXPECT_EQ(test, ns[RS_USER], 8730900ULL);
-	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 20372100ULL);
-	KUNIT_EXPECT_EQ(test, time_sum(ns), 29103000ULL);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_USER], 9000000ULL);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_IDLE], 20103000ULL);
+	KUNIT_EXPECT_EQ(test, time_sum(c.shown_ns), 29103000ULL);
+
+	/* A user sample: user's target 4/11 of 33.103 ms is above 9 ms. */
+	randstat_charge(&c, RS_USER, 1, 4000000, 0);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_USER], 13000000ULL);
+	KUNIT_EXPECT_EQ(test, c.shown_ns[RS_IDLE], 20103000ULL);
 }
 
 /*
@@ -270,53 +292,61 @@ static void charge_span_test(struct kunit *test)
 
 	randstat_charge(&c, RS_USER, 1, 3000000, 0);
 	randstat_charge(&c, RS_IDLE, 1, 1000000, 0);
-	randstat_estimate(&c, ns);
-	KUNIT_EXPECT_EQ(test, ns[RS_USER], 2000000ULL);
-	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 2000000ULL);
+	memcpy(ns, c.shown_ns, sizeof(ns));
+	/* targets 2 ms each: user, above, keeps 3; idle takes its 1 */
+	KUNIT_EXPECT_EQ(test, ns[RS_USER], 3000000ULL);
+	KUNIT_EXPECT_EQ(test, ns[RS_IDLE], 1000000ULL);
 
 	randstat_charge_span(&c, 2000000);
 	KUNIT_EXPECT_EQ(test, c.elapsed_ns, 6000000ULL);
 	KUNIT_EXPECT_EQ(test, c.sampled_ns, 6000000ULL);
 	KUNIT_EXPECT_EQ(test, randstat_total_samples(&c), 2ULL);
-	randstat_estimate(&c, after);
+	memcpy(after, c.shown_ns, sizeof(after));
 	KUNIT_EXPECT_EQ(test, after[RS_USER], 3000000ULL);
 	KUNIT_EXPECT_EQ(test, after[RS_IDLE], 3000000ULL);
 	KUNIT_EXPECT_EQ(test, time_sum(after), 6000000ULL);
 }
 
 /*
- * Counters behind the times shown (a reader looked at a dormant CPU a
- * little ahead of what it then charged): nothing falls and nothing is
- * added until they catch up.  After a reset, the caller zeroes the times
- * shown (proc.c does) and they restart from the counters.
+ * The times shown are the counters' own: what a reader sees does not
+ * depend on when, or whether, anyone read before.  The same samples
+ * charged with reads at every sample, at random, or never, leave the same
+ * times shown; a reader's own state (randstat_keep_shown()) shows them as
+ * they are when nothing fell.  A reset (the counters zeroed) zeroes them.
  */
-static void estimate_behind_test(struct kunit *test)
+static void shown_stateless_test(struct kunit *test)
 {
-	struct randstat_counters c = { };
-	u64 ns[RS_NR_CLASSES] = { 0 }, before[RS_NR_CLASSES];
-	int k;
+	struct randstat_counters *a = kunit_kzalloc(test, sizeof(*a),
+						    GFP_KERNEL);
+	struct randstat_counters *b = kunit_kzalloc(test, sizeof(*b),
+						    GFP_KERNEL);
+	u64 mine[RS_NR_CLASSES] = { 0 }, copy[RS_NR_CLASSES];
+	struct randstat_rng rs;
+	int i, k;
 
-	randstat_charge(&c, RS_USER, 10, 40000000, 1000);
-	randstat_estimate(&c, ns);
-	KUNIT_EXPECT_EQ(test, ns[RS_USER], 39999000ULL);
-	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], 1000ULL);
-	memcpy(before, ns, sizeof(ns));
-	memset(&c, 0, sizeof(c));
-	randstat_charge(&c, RS_SYSTEM, 1, 4000000, 0);
-	randstat_estimate(&c, ns);
-	for (k = 0; k < RS_NR_CLASSES; k++)
-		KUNIT_EXPECT_EQ(test, ns[k], before[k]);
-	/* the reset: proc.c zeroes what was shown */
-	memset(ns, 0, sizeof(ns));
-	randstat_estimate(&c, ns);
-	KUNIT_EXPECT_EQ(test, ns[RS_USER], 0ULL);
-	KUNIT_EXPECT_EQ(test, ns[RS_STEAL], 0ULL);
-	KUNIT_EXPECT_EQ(test, ns[RS_SYSTEM], 4000000ULL);
-	/* and with no sample at all, nothing */
-	memset(&c, 0, sizeof(c));
-	memset(ns, 0, sizeof(ns));
-	randstat_estimate(&c, ns);
-	KUNIT_EXPECT_EQ(test, time_sum(ns), 0ULL);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, a);
+	KUNIT_ASSERT_NOT_ERR_OR_NULL(test, b);
+	seed_rng(&rs, 0x5eed0040);
+	for (i = 0; i < 20000; i++) {
+		enum randstat_class cls = randstat_rng_u32(&rs) % 3 ?
+					  RS_USER : RS_IDLE;
+		u64 interval = randstat_draw_exponential(&rs, 50000, 4000000);
+
+		randstat_charge(a, cls, 1, interval, 0);
+		randstat_charge(b, cls, 1, interval, 0);
+		/* b is read often, by a reader that keeps what it showed */
+		if (randstat_rng_u32(&rs) % 4 == 0) {
+			memcpy(copy, b->shown_ns, sizeof(copy));
+			randstat_keep_shown(copy, mine);
+			for (k = 0; k < RS_NR_CLASSES; k++)
+				KUNIT_ASSERT_EQ(test, mine[k], copy[k]);
+		}
+	}
+	KUNIT_EXPECT_EQ(test, memcmp(a, b, sizeof(*a)), 0);
+	memset(a, 0, sizeof(*a));
+	randstat_charge(a, RS_SYSTEM, 1, 4000000, 0);
+	KUNIT_EXPECT_EQ(test, a->shown_ns[RS_SYSTEM], 4000000ULL);
+	KUNIT_EXPECT_EQ(test, time_sum(a->shown_ns), 4000000ULL);
 }
 
 /*
@@ -437,8 +467,8 @@ static void timing_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, c.late_hist[randstat_hist_bucket(20000)], 1ULL);
 }
 
-/* The exact times shown, worked by hand. */
-static void exact_shown_by_hand_test(struct kunit *test)
+/* What one reader shows of times that fall, worked by hand. */
+static void keep_shown_by_hand_test(struct kunit *test)
 {
 	u64 raw[RS_NR_CLASSES] = { }, shown[RS_NR_CLASSES] = { };
 
@@ -446,7 +476,7 @@ static void exact_shown_by_hand_test(struct kunit *test)
 	raw[RS_USER] = 7;
 	raw[RS_IDLE] = 100;
 	raw[RS_IOWAIT] = 50;
-	randstat_exact_shown(raw, shown);
+	randstat_keep_shown(raw, shown);
 	KUNIT_EXPECT_EQ(test, shown[RS_USER], 7ULL);
 	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 100ULL);
 	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 50ULL);
@@ -454,20 +484,20 @@ static void exact_shown_by_hand_test(struct kunit *test)
 	/* The I/O ends mid-sleep: its 50 move to idle, and 30 more pass. */
 	raw[RS_IDLE] = 180;
 	raw[RS_IOWAIT] = 0;
-	randstat_exact_shown(raw, shown);
+	randstat_keep_shown(raw, shown);
 	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 50ULL);
 	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 130ULL);
 
 	/* A wait begins again: the sleep so far (120) moves to iowait. */
 	raw[RS_IDLE] = 100;
 	raw[RS_IOWAIT] = 120;
-	randstat_exact_shown(raw, shown);
+	randstat_keep_shown(raw, shown);
 	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 90ULL);
 	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 130ULL);
 
 	/* The sum falls by rounding: nothing new is shown. */
 	raw[RS_IOWAIT] = 119;
-	randstat_exact_shown(raw, shown);
+	randstat_keep_shown(raw, shown);
 	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 90ULL);
 	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 130ULL);
 
@@ -475,7 +505,7 @@ static void exact_shown_by_hand_test(struct kunit *test)
 	raw[RS_USER] = 9;
 	raw[RS_IDLE] = 200;
 	raw[RS_IOWAIT] = 150;
-	randstat_exact_shown(raw, shown);
+	randstat_keep_shown(raw, shown);
 	KUNIT_EXPECT_EQ(test, shown[RS_USER], 9ULL);
 	KUNIT_EXPECT_EQ(test, shown[RS_IOWAIT], 150ULL);
 	KUNIT_EXPECT_EQ(test, shown[RS_IDLE], 200ULL);
@@ -489,7 +519,7 @@ static void exact_shown_by_hand_test(struct kunit *test)
  * figures fall (the case proves it can fail) and the shown ones never do,
  * sum to the raw sum, and keep iowait within one sleep of the raw.
  */
-static void exact_shown_nohz_test(struct kunit *test)
+static void keep_shown_nohz_test(struct kunit *test)
 {
 	u64 raw[RS_NR_CLASSES] = { }, shown[RS_NR_CLASSES] = { };
 	u64 prev[RS_NR_CLASSES] = { }, prev_raw_iowait = 0;
@@ -511,7 +541,7 @@ static void exact_shown_nohz_test(struct kunit *test)
 			raw[RS_IOWAIT] = iowait + (waiting ? so_far : 0);
 			raw_falls += raw[RS_IOWAIT] < prev_raw_iowait;
 			prev_raw_iowait = raw[RS_IOWAIT];
-			randstat_exact_shown(raw, shown);
+			randstat_keep_shown(raw, shown);
 			for (j = 0; j < RS_NR_CLASSES; j++)
 				bad += shown[j] < prev[j];
 			memcpy(prev, shown, sizeof(prev));
@@ -542,12 +572,12 @@ static struct kunit_case randstat_estimator_cases[] = {
 	KUNIT_CASE(charge_limits_test),
 	KUNIT_CASE(estimate_by_hand_test),
 	KUNIT_CASE(charge_span_test),
-	KUNIT_CASE(estimate_behind_test),
+	KUNIT_CASE(shown_stateless_test),
 	KUNIT_CASE(pasta_test),
 	KUNIT_CASE(hist_test),
 	KUNIT_CASE(timing_test),
-	KUNIT_CASE(exact_shown_by_hand_test),
-	KUNIT_CASE(exact_shown_nohz_test),
+	KUNIT_CASE(keep_shown_by_hand_test),
+	KUNIT_CASE(keep_shown_nohz_test),
 	{}
 };
 

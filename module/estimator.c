@@ -61,6 +61,7 @@ u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 		c->samples[RS_USER] += nsamples;
 	else if (cls == RS_GUEST_NICE)
 		c->samples[RS_NICE] += nsamples;
+	randstat_show_sampled(c);
 	return steal;
 }
 
@@ -77,6 +78,7 @@ void randstat_charge_span(struct randstat_counters *c, u64 span_ns)
 {
 	c->elapsed_ns += span_ns;
 	c->sampled_ns += span_ns;
+	randstat_show_sampled(c);
 }
 
 /**
@@ -188,7 +190,7 @@ u64 randstat_charge_backlog(struct randstat_counters *c, u64 steal_ns,
  * columns whether the CPU was sampled or dormant; the rest of the rest
  * (hardirqs, and entering and leaving idle) is irq.  Idle and iowait
  * together grow as the span does, but the sleep so far can move between
- * them (randstat_exact_shown() keeps what a reader sees from falling).
+ * them (randstat_keep_shown() keeps what a reader sees from falling).
  * randstat_dormant_busy() keeps the rest small.
  *
  * Return: the steal time charged; the caller carries the rest over.
@@ -209,6 +211,11 @@ u64 randstat_charge_dormant(struct randstat_counters *c, u64 span_ns,
 	c->exact_ns[RS_IDLE] += idle;
 	c->exact_ns[RS_SOFTIRQ] += soft;
 	c->exact_ns[RS_IRQ] += rest - soft;
+	c->shown_ns[RS_STEAL] += steal;
+	c->shown_ns[RS_IOWAIT] += iowait;
+	c->shown_ns[RS_IDLE] += idle;
+	c->shown_ns[RS_SOFTIRQ] += soft;
+	c->shown_ns[RS_IRQ] += rest - soft;
 	return steal;
 }
 
@@ -228,6 +235,7 @@ void randstat_charge_exact(struct randstat_counters *c,
 
 	for (k = 0; k < RS_NR_CLASSES; k++) {
 		c->exact_ns[k] += ns[k];
+		c->shown_ns[k] += ns[k];
 		if (k < RS_NR_TIME_CLASSES)
 			c->elapsed_ns += ns[k];
 	}
@@ -274,6 +282,7 @@ static void randstat_sleep_growth(const struct randstat_kstat *from,
  * @from: the kernel's figures when the state began (and, for steal, what
  *	has been charged so far)
  * @now: the kernel's figures now
+ * @reader: a reader's look, not the CPU's own charge
  *
  * A dormant CPU owes its span since @from, charged from the growth of the
  * NO_HZ sleep times, steal and softirq (randstat_charge_dormant());
@@ -284,24 +293,36 @@ static void randstat_sleep_growth(const struct randstat_kstat *from,
  * copied in one read section, so the two agree.  Figures that went back
  * charge nothing.
  *
+ * A reader's look at a dormant CPU leaves out the span's rest (the time
+ * neither asleep nor stolen, charged as irq): the sleep times grow in
+ * whole microseconds, so the rest at a later look can be up to one below
+ * an earlier one's, and a column shown would fall.  The CPU charges it
+ * when it leaves the state.
+ *
  * Return: the steal time charged (the caller moves @from's steal up by it).
  */
 u64 randstat_charge_pending(struct randstat_counters *c,
 			    enum randstat_state state,
 			    const struct randstat_kstat *from,
-			    const struct randstat_kstat *now)
+			    const struct randstat_kstat *now, bool reader)
 {
-	u64 d[RS_NR_CLASSES];
+	u64 d[RS_NR_CLASSES], span;
 	int k;
 
 	switch (state) {
 	case RS_STATE_DORMANT:
 		randstat_sleep_growth(from, now, d);
-		return randstat_charge_dormant(c,
-			randstat_growth(from->t_ns, now->t_ns),
-			d[RS_IDLE], d[RS_IOWAIT],
-			randstat_growth(from->ns[RS_STEAL], now->ns[RS_STEAL]),
-			randstat_growth(from->ns[RS_SOFTIRQ], now->ns[RS_SOFTIRQ]));
+		d[RS_STEAL] = randstat_growth(from->ns[RS_STEAL],
+					      now->ns[RS_STEAL]);
+		d[RS_SOFTIRQ] = randstat_growth(from->ns[RS_SOFTIRQ],
+						now->ns[RS_SOFTIRQ]);
+		span = randstat_growth(from->t_ns, now->t_ns);
+		if (reader)
+			span = min(span, d[RS_IDLE] + d[RS_IOWAIT] +
+				   d[RS_STEAL] + d[RS_SOFTIRQ]);
+		return randstat_charge_dormant(c, span, d[RS_IDLE],
+					       d[RS_IOWAIT], d[RS_STEAL],
+					       d[RS_SOFTIRQ]);
 	case RS_STATE_EXACT:
 		for (k = 0; k < RS_NR_CLASSES; k++)
 			d[k] = randstat_growth(from->ns[k], now->ns[k]);
@@ -476,68 +497,95 @@ static void randstat_catch_up(const u64 target[RS_NR_CLASSES],
 }
 
 /**
- * randstat_estimate() - bring the times shown for a CPU up to its counts
- * @c: the CPU's counters
- * @ns: in: the times shown last (all zero at first, and after a reset);
- *	out: the new ones
+ * randstat_show_sampled() - bring the times shown up to the time charged
+ * @c: the CPU's counters, after a charge of sampled time
  *
  * The times shown must behave as /proc/stat's do: each column never
  * falls, and the eight time columns sum to the elapsed time.  The targets
  * (n_k / n) T_s + X_k sum to the elapsed time, but a class's target falls
- * when the other classes gain samples.  So the time added since the last
- * call is shared among the classes below their targets, in proportion to
- * how far below they are; a class above its target waits until its
- * target has caught up.  Each column thus stays within a few sampling
- * intervals of its target, and a difference of two calls' results charges
- * each class about (its new samples) x T_s / n plus its exact time.
+ * when the other classes gain samples.  So at each charge of sampled time
+ * (a sample, or the span before a stop) the time added goes whole to the
+ * class furthest below its target (the lowest such class on a tie); a
+ * class above its target waits until its target has caught up.  This is
+ * the largest-deficit rule of apportionment: the deficits sum to zero
+ * after each call, and each column stays within a few sampling intervals
+ * of its target.  Steal is exact throughout: shown as it is charged.
  *
- * Counters behind the times shown (a reader's earlier look at a dormant
- * CPU ran a little ahead of what it then charged) add nothing until they
- * have caught up: no column ever falls.  A reset zeroes @ns as well.
+ * The CPU itself calls this, in its write section, so the times shown
+ * are a copy of what its own charges left: what a reader sees does not
+ * depend on when, or whether, others read.  The deficits are compared
+ * multiplied by n, in 128 bits: no division on the sampling path.  A
+ * class with neither samples nor exact time is never below its target
+ * (zero).  Times shown ahead of the time charged (a steal backlog moved
+ * from idle to steal, randstat_charge_backlog()) add nothing until the
+ * elapsed time has caught up.
  */
-void randstat_estimate(const struct randstat_counters *c,
-		       u64 ns[RS_NR_CLASSES])
+void randstat_show_sampled(struct randstat_counters *c)
 {
-	u64 n = randstat_total_samples(c), target[RS_NR_CLASSES];
-	int k;
+	u64 n = max(randstat_total_samples(c), 1ULL), shown = 0, t;
+	__int128 d, most_d = 0;
+	int k, most = -1;
 
-	for (k = 0; k < RS_NR_CLASSES; k++)
-		target[k] = c->exact_ns[k] +
-			(n ? randstat_mul_div(c->sampled_ns, c->samples[k], n) : 0);
-	/* Steal is exact throughout: shown as it is. */
-	ns[RS_STEAL] = max(ns[RS_STEAL], c->exact_ns[RS_STEAL]);
-	randstat_catch_up(target, ns, c->elapsed_ns, RS_STEAL);
+	c->shown_ns[RS_STEAL] = max(c->shown_ns[RS_STEAL],
+				    c->exact_ns[RS_STEAL]);
+	for (k = 0; k < RS_NR_TIME_CLASSES; k++)
+		shown += c->shown_ns[k];
+	if (shown >= c->elapsed_ns)
+		return;
+	for (k = 0; k < RS_NR_TIME_CLASSES; k++) {
+		if (k == RS_STEAL || (!c->samples[k] && !c->exact_ns[k]))
+			continue;
+		d = (__int128)n * ((__int128)c->exact_ns[k] - c->shown_ns[k]) +
+		    (__int128)c->sampled_ns * c->samples[k];
+		if (most < 0 || d > most_d) {
+			most = k;
+			most_d = d;
+		}
+	}
+	/* Only steal was charged: the time added is sampled, as idle. */
+	c->shown_ns[most < 0 ? RS_IDLE : most] += c->elapsed_ns - shown;
+
+	/* Guest (guest_nice) time is part of user (nice) time, up to its target. */
+	for (k = RS_GUEST; k <= RS_GUEST_NICE; k++) {
+		if (!c->samples[k] && !c->exact_ns[k])
+			continue;
+		t = c->exact_ns[k] + randstat_mul_div(c->sampled_ns,
+						      c->samples[k], n);
+		t = min(t, c->shown_ns[k == RS_GUEST ? RS_USER : RS_NICE]);
+		c->shown_ns[k] = max(c->shown_ns[k], t);
+	}
 }
 
 /**
- * randstat_exact_shown() - bring the exact times shown for a CPU up to its
- *	counters
- * @exact_ns: the CPU's exact times (struct randstat_counters)
- * @shown: in: the exact times shown last (all zero at first, and after a
- *	reset); out: the new ones
+ * randstat_keep_shown() - what one reader shows: never below what it
+ *	showed before
+ * @now: per class, the times to show (the counters' times shown, or
+ *	their exact times, as randstat_read_cpu() copied them)
+ * @shown: in: what this reader showed last (all zero at first, and after
+ *	a reset); out: what it shows now
  *
- * The exact times of an exact or dormant CPU do not each only grow.
- * While a CPU sleeps, get_cpu_iowait_time_us() counts the sleep so far
- * as iowait if a task of the CPU waits for I/O at that moment, and
+ * The times a reader copies each only grow but in two cases.  While a CPU
+ * sleeps, get_cpu_iowait_time_us() counts the sleep so far as iowait if a
+ * task of the CPU waits for I/O at that moment, and
  * get_cpu_idle_time_us() counts it as idle otherwise: when the last such
  * wait ends, or a new one begins, the sleep so far moves from one to the
- * other.  A dormant span's rest (irq) moves with the sleep times'
- * microsecond rounding.  Their sum, the time the exact times cover, only
- * grows.  So they are brought up as the times shown are
- * (randstat_catch_up()): the time added is shared among the classes
- * below the counters', none falls, the eight sum to the counters' sum
- * (the sampler line's elapsed_ns less sampled_ns), and each stays within
- * the moves of the counters'.
+ * other (fs/proc/stat.c's iowait falls then).  And a steal backlog moves
+ * a dormant span's exact idle to steal.  Their sum only grows.  So what a
+ * reader shows is brought up to @now as the times shown are
+ * (randstat_catch_up()): when every class grew, it is @now exactly (and
+ * from zero, @now); else the time added is shared among the classes
+ * below @now's, and none falls.  The state is the reader's own (its open
+ * file's): no reader changes what another sees.
  */
-void randstat_exact_shown(const u64 exact_ns[RS_NR_CLASSES],
-			  u64 shown[RS_NR_CLASSES])
+void randstat_keep_shown(const u64 now[RS_NR_CLASSES],
+			 u64 shown[RS_NR_CLASSES])
 {
 	u64 total = 0;
 	int k;
 
 	for (k = 0; k < RS_NR_TIME_CLASSES; k++)
-		total += exact_ns[k];
-	randstat_catch_up(exact_ns, shown, total, -1);
+		total += now[k];
+	randstat_catch_up(now, shown, total, -1);
 }
 
 /**

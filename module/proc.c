@@ -13,26 +13,26 @@
  * them).  The sampler's cost and lateness histograms are in
  * /proc/randstat_hist.  Documentation/admin-guide.rst has the formats.
  *
- * The times shown are brought up to the sample counts at each read
- * (randstat_estimate()), and the exact times up to the counters'
- * (randstat_exact_shown()), from those shown at the read before, of
- * either file: they are kept here, one set per CPU.  A reader updates a
- * set optimistically (randstat_take()) and holds its lock only to store
- * it, so readers do not wait for each other's reads, and each starts at
- * its own CPU's set so that two of them rarely meet on one.  A reset
- * zeroes them all at once, under randstat_reset_sem's write side; readers
- * take its (per-CPU, cheap) read side.
+ * What a read shows of a CPU is a copy of what its sampler left
+ * (randstat_read_cpu(): the times shown, which each of the CPU's charges
+ * brings up, and what a dormant or exact CPU owes up to now), so no read
+ * changes what another shows: the only state a reader keeps is its own
+ * open file's, what it showed last (struct randstat_reader), so that
+ * what it shows never falls where the kernel's figures do
+ * (randstat_keep_shown()).  A reset zeroes the counters of every CPU at
+ * once, under randstat_reset_sem's write side (readers take its per-CPU,
+ * cheap, read side), and moves randstat_resets on, so that an open file
+ * starts again from zero.
  */
 #include <linux/capability.h>
 #include <linux/cpumask.h>
 #include <linux/percpu.h>
 #include <linux/percpu-rwsem.h>
-#include <linux/seqlock.h>
 #include <linux/proc_fs.h>
 #include <linux/seq_file.h>
 #include <linux/mm.h>
+#include <linux/overflow.h>
 #include <linux/smp.h>
-#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
@@ -41,26 +41,10 @@
 #include "sampler.h"
 
 /**
- * struct randstat_shown - the times last shown of one CPU
- * @lock: serializes the stores to @ns and @exact_ns (a few words: readers
- *	never wait for another's whole read, nor for another's reading of
- *	the counters)
- * @seq: a store is in progress (odd), or has happened (changed)
- * @ns: its times per class, never falling between reads
- * @exact_ns: its exact times per class, never falling between reads
- */
-struct randstat_shown {
-	spinlock_t lock;	/* the stores to @ns and @exact_ns */
-	seqcount_spinlock_t seq;
-	u64 ns[RS_NR_CLASSES];
-	u64 exact_ns[RS_NR_CLASSES];
-};
-
-/**
  * struct randstat_row - what one read shows of one CPU
- * @ns: its times per class (struct randstat_shown's, as this read left them)
+ * @ns: its times per class (and, until the next read, what it showed)
  * @samples: its sample counts
- * @exact_ns: its exact times (struct randstat_shown's)
+ * @exact_ns: its exact times (and what it showed)
  * @elapsed_ns: the time its counters cover
  * @sampled_ns: the time its samples share
  * @nsamples: its samples in all
@@ -88,8 +72,19 @@ struct randstat_row {
 	int state;
 };
 
-static DEFINE_PER_CPU(struct randstat_shown, randstat_shown);
+/**
+ * struct randstat_reader - one open file's own state
+ * @resets: randstat_resets when @rows were shown
+ * @rows: per possible CPU, what the last read showed
+ */
+struct randstat_reader {
+	unsigned long resets;
+	struct randstat_row rows[];
+};
+
 DEFINE_STATIC_PERCPU_RWSEM(randstat_reset_sem);
+/* Resets so far; written under randstat_reset_sem's write side. */
+static unsigned long randstat_resets;
 
 static void randstat_put_row(struct seq_file *m, const u64 *v, bool clock_t)
 {
@@ -137,42 +132,17 @@ static void randstat_show_cpu(struct seq_file *m, unsigned int cpu,
 }
 
 /*
- * randstat_take() - read one CPU and bring the times shown of it up to date
- *
- * Optimistic, as a seqcount reader: copy the times shown, read the
- * counters, work out the new times, and store them only if no other
- * reader stored since the copy; else start again from its times.  So a
- * reader's times always come from its own counters and the latest times
- * shown (the sampler line's elapsed_ns is the ns row's sum), the times
- * and exact times shown never fall, and readers wait for each other only during a store.
- * Called with randstat_reset_sem read-held.
+ * randstat_take() - read one CPU: a copy of what its sampler left, and
+ * what this reader showed of it last, brought up to that.  Called with
+ * randstat_reset_sem read-held.
  */
 static void randstat_take(unsigned int cpu, struct randstat_row *r)
 {
-	struct randstat_shown *sh = per_cpu_ptr(&randstat_shown, cpu);
 	struct randstat_counters c;
-	unsigned int seq;
 
-	for (;;) {
-		seq = read_seqcount_begin(&sh->seq);
-		memcpy(r->ns, sh->ns, sizeof(r->ns));
-		memcpy(r->exact_ns, sh->exact_ns, sizeof(r->exact_ns));
-		if (read_seqcount_retry(&sh->seq, seq))
-			continue;
-		r->state = randstat_read_cpu(cpu, &c);
-		randstat_estimate(&c, r->ns);
-		randstat_exact_shown(c.exact_ns, r->exact_ns);
-		spin_lock(&sh->lock);
-		if (!read_seqcount_retry(&sh->seq, seq))
-			break;
-		spin_unlock(&sh->lock);
-	}
-	write_seqcount_begin(&sh->seq);
-	memcpy(sh->ns, r->ns, sizeof(sh->ns));
-	memcpy(sh->exact_ns, r->exact_ns, sizeof(sh->exact_ns));
-	write_seqcount_end(&sh->seq);
-	spin_unlock(&sh->lock);
-
+	r->state = randstat_read_cpu(cpu, &c);
+	randstat_keep_shown(c.shown_ns, r->ns);
+	randstat_keep_shown(c.exact_ns, r->exact_ns);
 	memcpy(r->samples, c.samples, sizeof(r->samples));
 	r->elapsed_ns = randstat_elapsed_ns(&c);
 	r->sampled_ns = c.sampled_ns;
@@ -189,8 +159,10 @@ static void randstat_take(unsigned int cpu, struct randstat_row *r)
  * The header, the cpu line and the cpuN lines, from one copy of each
  * CPU (randstat_take()), so that the sums match; @rows keeps the copies.
  */
-static void randstat_show_times(struct seq_file *m, struct randstat_row *rows)
+static void randstat_show_times(struct seq_file *m,
+				struct randstat_reader *rd)
 {
+	struct randstat_row *rows = rd->rows;
 	struct randstat_window e = randstat_get_window(RS_LAW_EXPONENTIAL);
 	struct randstat_window u = randstat_get_window(RS_LAW_UNIFORM);
 	u64 sum[RS_NR_CLASSES] = { 0 };
@@ -207,6 +179,10 @@ static void randstat_show_times(struct seq_file *m, struct randstat_row *rows)
 	 */
 	start = raw_smp_processor_id();
 	percpu_down_read(&randstat_reset_sem);
+	if (rd->resets != READ_ONCE(randstat_resets)) {
+		memset(rows, 0, nr_cpu_ids * sizeof(*rows));
+		rd->resets = READ_ONCE(randstat_resets);
+	}
 	for_each_cpu_wrap(cpu, cpu_possible_mask, start)
 		randstat_take(cpu, &rows[cpu]);
 	percpu_up_read(&randstat_reset_sem);
@@ -228,29 +204,19 @@ static void randstat_show_times(struct seq_file *m, struct randstat_row *rows)
 /* /proc/randstat: /proc/stat's lines alone. */
 static int randstat_show(struct seq_file *m, void *v)
 {
-	struct randstat_row *rows;
-
-	rows = kvmalloc_array(nr_cpu_ids, sizeof(*rows), GFP_KERNEL);
-	if (!rows)
-		return -ENOMEM;
-	randstat_show_times(m, rows);
-	kvfree(rows);
+	randstat_show_times(m, m->private);
 	return 0;
 }
 
 /* /proc/randstat_detail: the same lines, then four per CPU of its own. */
 static int randstat_detail_show(struct seq_file *m, void *v)
 {
-	struct randstat_row *rows;
+	struct randstat_reader *rd = m->private;
 	unsigned int cpu;
 
-	rows = kvmalloc_array(nr_cpu_ids, sizeof(*rows), GFP_KERNEL);
-	if (!rows)
-		return -ENOMEM;
-	randstat_show_times(m, rows);
+	randstat_show_times(m, rd);
 	for_each_possible_cpu(cpu)
-		randstat_show_cpu(m, cpu, &rows[cpu]);
-	kvfree(rows);
+		randstat_show_cpu(m, cpu, &rd->rows[cpu]);
 	return 0;
 }
 
@@ -291,25 +257,52 @@ static int randstat_hist_open(struct inode *inode, struct file *file)
 				1024 + 768 * num_possible_cpus());
 }
 
+/*
+ * An open file of /proc/randstat or /proc/randstat_detail: seq_file's
+ * buffer, of @size, and the reader's own rows, both for as long as it is
+ * open, so that a read allocates nothing.
+ */
+static int randstat_open_reader(struct file *file,
+				int (*show)(struct seq_file *, void *),
+				size_t size)
+{
+	struct randstat_reader *rd;
+	int ret;
+
+	rd = kvzalloc(struct_size(rd, rows, nr_cpu_ids), GFP_KERNEL);
+	if (!rd)
+		return -ENOMEM;
+	rd->resets = READ_ONCE(randstat_resets);
+	ret = single_open_size(file, show, rd, size);
+	if (ret)
+		kvfree(rd);
+	return ret;
+}
+
 static int randstat_open(struct inode *inode, struct file *file)
 {
 	/* A cpuN line is at most 5 + 10 * 21 bytes. */
-	return single_open_size(file, randstat_show, NULL,
-				1024 + 256 * num_possible_cpus());
+	return randstat_open_reader(file, randstat_show,
+				    1024 + 256 * num_possible_cpus());
 }
 
 static int randstat_detail_open(struct inode *inode, struct file *file)
 {
 	/* Five lines of at most ~900 bytes per CPU. */
-	return single_open_size(file, randstat_detail_show, NULL,
-				1024 + 1024 * num_possible_cpus());
+	return randstat_open_reader(file, randstat_detail_show,
+				    1024 + 1024 * num_possible_cpus());
+}
+
+static int randstat_release_reader(struct inode *inode, struct file *file)
+{
+	kvfree(((struct seq_file *)file->private_data)->private);
+	return single_release(inode, file);
 }
 
 /* The only command: "reset" (a trailing newline allowed), by an admin. */
 static ssize_t randstat_write(struct file *file, const char __user *ubuf,
 			      size_t count, loff_t *ppos)
 {
-	unsigned int cpu;
 	char buf[8];
 
 	if (!capable(CAP_SYS_ADMIN))
@@ -321,19 +314,10 @@ static ssize_t randstat_write(struct file *file, const char __user *ubuf,
 	buf[count] = '\0';
 	if (!sysfs_streq(buf, "reset"))
 		return -EINVAL;
-	/* No reader in between: each CPU's times shown and counters go together. */
+	/* No read in between: it sees every CPU before or every CPU after. */
 	percpu_down_write(&randstat_reset_sem);
 	randstat_reset();
-	for_each_possible_cpu(cpu) {
-		struct randstat_shown *sh = per_cpu_ptr(&randstat_shown, cpu);
-
-		spin_lock(&sh->lock);
-		write_seqcount_begin(&sh->seq);
-		memset(sh->ns, 0, sizeof(sh->ns));
-		memset(sh->exact_ns, 0, sizeof(sh->exact_ns));
-		write_seqcount_end(&sh->seq);
-		spin_unlock(&sh->lock);
-	}
+	WRITE_ONCE(randstat_resets, randstat_resets + 1);
 	percpu_up_write(&randstat_reset_sem);
 	return count;
 }
@@ -342,7 +326,7 @@ static const struct proc_ops randstat_proc_ops = {
 	.proc_open	= randstat_open,
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
-	.proc_release	= single_release,
+	.proc_release	= randstat_release_reader,
 	.proc_write	= randstat_write,
 };
 
@@ -350,7 +334,7 @@ static const struct proc_ops randstat_detail_proc_ops = {
 	.proc_open	= randstat_detail_open,
 	.proc_read	= seq_read,
 	.proc_lseek	= seq_lseek,
-	.proc_release	= single_release,
+	.proc_release	= randstat_release_reader,
 };
 
 static const struct proc_ops randstat_hist_proc_ops = {
@@ -365,14 +349,6 @@ static struct proc_dir_entry *randstat_pde, *randstat_detail_pde,
 
 int randstat_proc_init(void)
 {
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu) {
-		struct randstat_shown *sh = per_cpu_ptr(&randstat_shown, cpu);
-
-		spin_lock_init(&sh->lock);
-		seqcount_spinlock_init(&sh->seq, &sh->lock);
-	}
 	randstat_pde = proc_create("randstat", 0444, NULL, &randstat_proc_ops);
 	if (!randstat_pde)
 		goto err;

@@ -188,7 +188,7 @@ static void __randstat_enter(struct randstat_cpu *rc, enum randstat_state to,
 		steal = now->ns[RS_STEAL];
 	else
 		steal += randstat_charge_pending(&rc->c, rc->state, &rc->base,
-						 now);
+						 now, false);
 	/* Leaving sampling: the time since the last sample is sampled. */
 	if (!zero && rc->state == RS_STATE_ACTIVE && to != RS_STATE_ACTIVE)
 		randstat_charge_span(&rc->c,
@@ -541,10 +541,11 @@ void randstat_sampler_stop(void)
  * @c: where to copy them
  *
  * A consistent copy, with what is pending charged in it: a dormant CPU's
- * span up to now, an exact CPU's growth of the kernel's figures.  So a
- * reader sees an idle CPU's idle time grow while it takes no interrupt.
- * Everything the pending charge needs is copied in the read section, and
- * charged by the function the CPU itself charges with.
+ * span up to now (but its rest, randstat_charge_pending()), an exact
+ * CPU's growth of the kernel's figures.  So a reader sees an idle CPU's
+ * idle time grow while it takes no interrupt.  Everything the pending
+ * charge needs is copied in the read section, and charged by the
+ * function the CPU itself charges with.  Nothing of the CPU's is written.
  *
  * Return: its state.
  */
@@ -566,7 +567,7 @@ enum randstat_state randstat_read_cpu(unsigned int cpu,
 	} while (read_seqcount_retry(&rc->seq, seq));
 
 	if (state == RS_STATE_DORMANT || state == RS_STATE_EXACT)
-		randstat_charge_pending(c, state, &base, &now);
+		randstat_charge_pending(c, state, &base, &now, true);
 	return state;
 }
 

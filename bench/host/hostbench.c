@@ -16,11 +16,11 @@
  *   path      the three in that order, as the timer runs them
  *
  * and what a read of /proc/randstat computes per CPU (module/proc.c's
- * randstat_take(), less the seqcount, the lock and the kernel's figures):
+ * randstat_take(), less the seqcount copy and the kernel's figures):
  *
- *   read      randstat_estimate() and randstat_exact_shown() of a CPU
- *             sampled for an hour, each call a second later (250 samples
- *             and 1 ms of exact idle more), as a poller at 1 s sees it
+ *   read      randstat_keep_shown() of a CPU's times and exact times,
+ *             each call a second later (1 s of one class and 1 ms of
+ *             exact idle more), as a poller at 1 s sees it
  *
  * Usage:
  *   hostbench time MODE N REPS   N calls, REPS times: the fastest and the
@@ -158,12 +158,12 @@ static noinline u64 step_read(u64 i)
 	static const enum randstat_class cls[] = {
 		RS_USER, RS_USER, RS_SYSTEM, RS_IDLE, RS_IDLE };
 
-	rd.samples[cls[order[i % NCTX_ORDER]]] += 250;
-	rd.sampled_ns += 1000000000ULL;
+	/* what the CPU's charges left since the read before: a second */
+	rd.shown_ns[cls[order[i % NCTX_ORDER]]] += 1000000000ULL;
 	rd.exact_ns[RS_IDLE] += 1000000ULL;
-	rd.elapsed_ns += 1000000000ULL + 1000000ULL;
-	randstat_estimate(&rd, rd_ns);
-	randstat_exact_shown(rd.exact_ns, rd_exact);
+	rd.shown_ns[RS_IDLE] += 1000000ULL;
+	randstat_keep_shown(rd.shown_ns, rd_ns);
+	randstat_keep_shown(rd.exact_ns, rd_exact);
 	return rd_ns[RS_USER] + rd_exact[RS_IDLE];
 }
 

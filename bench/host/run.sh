@@ -97,7 +97,7 @@ what = {
     "draw-uni": "randstat_draw_interval, uniform (2 ms to 6 ms)",
     "rng": "randstat_rng_u64 alone (ChaCha20 keystream, 1 block per 4 calls)",
     "charge": "randstat_charge + randstat_record_timing",
-    "read": "a read's arithmetic per CPU: randstat_estimate + randstat_exact_shown (an hour's counts)",
+    "read": "a read's arithmetic per CPU: randstat_keep_shown of its times and exact times",
     "empty": "the loop and a call, nothing else (included in every row)",
 }
 with open(dst, "w") as f:

@@ -12,7 +12,7 @@
 # of /proc/randstat are relied on.
 # shellcheck source=tests/vm/guest/lib.sh
 . /tests/lib.sh
-ktap_begin 25
+ktap_begin 26
 RS=/progs/randstat
 FS=/usr/bin/randstat-fs
 MNT=/run/randstat-fs
@@ -393,5 +393,8 @@ diag "ExecStartPre $s1, ExecStartPost $s2, /proc/stat ours $s3, vmstat $s4, Exec
 	[ $s7 -eq 0 ] && [ $s8 -ne 0 ] && ! grep -q fuse.randstat /proc/mounts &&
 	[ "$(grep -c ' /proc/stat ' /proc/self/mountinfo)" = 0 ]
 ok_or_show $? "randstat-fs.service's commands: start binds the served file over /proc/stat, stop gives the kernel's back" /tmp/unit.err
+# --- no reader moves what another sees (lib.sh) ----------------------------------
+readers_split "readers polling at full speed as uid 65534 do not move another reader's split (4 sigma + 1 point)"
+
 dmesg_clean "dmesg: no WARNING, BUG, Oops or lockdep report"
 ktap_end

@@ -215,8 +215,6 @@ u64 randstat_advance(struct randstat_rng *r, enum randstat_law law,
  * @cost_max_ns: longest callback
  * @late_ns: total delay from scheduled expiry to callback
  * @late_max_ns: longest such delay
- * @cost_hist: callback cost histogram (see randstat_hist_bucket())
- * @late_hist: lateness histogram
  */
 struct randstat_counters {
 	u64 samples[RS_NR_CLASSES];
@@ -230,8 +228,19 @@ struct randstat_counters {
 	u64 cost_max_ns;
 	u64 late_ns;
 	u64 late_max_ns;
-	u64 cost_hist[RANDSTAT_HIST_BUCKETS];
-	u64 late_hist[RANDSTAT_HIST_BUCKETS];
+};
+
+/**
+ * struct randstat_hists - one CPU's histograms of its sampler's own timing
+ * @cost: callback cost (see randstat_hist_bucket())
+ * @late: lateness, from the scheduled expiry to the callback
+ *
+ * Apart from struct randstat_counters: only /proc/randstat_hist prints
+ * them, and a read of the other files copies the counters of every CPU.
+ */
+struct randstat_hists {
+	u64 cost[RANDSTAT_HIST_BUCKETS];
+	u64 late[RANDSTAT_HIST_BUCKETS];
 };
 
 /**
@@ -328,8 +337,8 @@ void randstat_show_sampled(struct randstat_counters *c);
 void randstat_keep_shown(const u64 now[RS_NR_CLASSES],
 			 u64 shown[RS_NR_CLASSES]);
 u64 randstat_mul_div(u64 a, u64 b, u64 c);
-void randstat_record_timing(struct randstat_counters *c, u64 cost_ns,
-			    u64 late_ns);
+void randstat_record_timing(struct randstat_counters *c,
+			    struct randstat_hists *h, u64 cost_ns, u64 late_ns);
 u64 randstat_elapsed_ns(const struct randstat_counters *c);
 u64 randstat_total_samples(const struct randstat_counters *c);
 u64 randstat_ns_to_clock_t(u64 ns);

@@ -455,16 +455,17 @@ static void hist_test(struct kunit *test)
 static void timing_test(struct kunit *test)
 {
 	struct randstat_counters c = { };
+	struct randstat_hists h = { };
 
-	randstat_record_timing(&c, 700, 20000);
-	randstat_record_timing(&c, 300, 5000);
+	randstat_record_timing(&c, &h, 700, 20000);
+	randstat_record_timing(&c, &h, 300, 5000);
 	KUNIT_EXPECT_EQ(test, c.cost_ns, 1000ULL);
 	KUNIT_EXPECT_EQ(test, c.cost_max_ns, 700ULL);
 	KUNIT_EXPECT_EQ(test, c.late_ns, 25000ULL);
 	KUNIT_EXPECT_EQ(test, c.late_max_ns, 20000ULL);
-	KUNIT_EXPECT_EQ(test, c.cost_hist[randstat_hist_bucket(700)], 1ULL);
-	KUNIT_EXPECT_EQ(test, c.cost_hist[randstat_hist_bucket(300)], 1ULL);
-	KUNIT_EXPECT_EQ(test, c.late_hist[randstat_hist_bucket(20000)], 1ULL);
+	KUNIT_EXPECT_EQ(test, h.cost[randstat_hist_bucket(700)], 1ULL);
+	KUNIT_EXPECT_EQ(test, h.cost[randstat_hist_bucket(300)], 1ULL);
+	KUNIT_EXPECT_EQ(test, h.late[randstat_hist_bucket(20000)], 1ULL);
 }
 
 /* What one reader shows of times that fall, worked by hand. */

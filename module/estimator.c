@@ -627,18 +627,19 @@ u64 randstat_hist_lower_bound(unsigned int bucket)
 /**
  * randstat_record_timing() - record the sampler's own cost and lateness
  * @c: this CPU's counters
+ * @h: this CPU's histograms
  * @cost_ns: time spent in the callback
  * @late_ns: delay from the scheduled expiry to the callback
  */
-void randstat_record_timing(struct randstat_counters *c, u64 cost_ns,
-			    u64 late_ns)
+void randstat_record_timing(struct randstat_counters *c,
+			    struct randstat_hists *h, u64 cost_ns, u64 late_ns)
 {
 	c->cost_ns += cost_ns;
 	c->cost_max_ns = max(c->cost_max_ns, cost_ns);
-	c->cost_hist[randstat_hist_bucket(cost_ns)]++;
+	h->cost[randstat_hist_bucket(cost_ns)]++;
 	c->late_ns += late_ns;
 	c->late_max_ns = max(c->late_max_ns, late_ns);
-	c->late_hist[randstat_hist_bucket(late_ns)]++;
+	h->late[randstat_hist_bucket(late_ns)]++;
 }
 
 /**

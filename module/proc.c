@@ -234,7 +234,7 @@ static void randstat_put_hist(struct seq_file *m, const char *name,
 /* /proc/randstat_hist: the histograms alone; no times shown move. */
 static int randstat_hist_show(struct seq_file *m, void *v)
 {
-	struct randstat_counters c;
+	struct randstat_hists h;
 	unsigned int cpu;
 	int i;
 
@@ -244,9 +244,9 @@ static int randstat_hist_show(struct seq_file *m, void *v)
 		seq_put_decimal_ull(m, " ", randstat_hist_lower_bound(i));
 	seq_putc(m, '\n');
 	for_each_possible_cpu(cpu) {
-		randstat_read_cpu(cpu, &c);
-		randstat_put_hist(m, "cost_hist", cpu, c.cost_hist);
-		randstat_put_hist(m, "late_hist", cpu, c.late_hist);
+		randstat_read_hist(cpu, &h);
+		randstat_put_hist(m, "cost_hist", cpu, h.cost);
+		randstat_put_hist(m, "late_hist", cpu, h.late);
 	}
 	return 0;
 }

@@ -181,8 +181,10 @@ static void __randstat_enter(struct randstat_cpu *rc, enum randstat_state to,
 {
 	u64 steal = rc->base.ns[RS_STEAL];
 
-	if (zero)
+	if (zero) {
 		memset(&rc->c, 0, sizeof(rc->c));
+		memset(&rc->hist, 0, sizeof(rc->hist));
+	}
 	/* From a reset or from off, nothing before now is owed. */
 	if (zero || rc->state == RS_STATE_OFF)
 		steal = now->ns[RS_STEAL];
@@ -360,7 +362,7 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	rc->prev_expires = ns_to_ktime(last);
 	if (doze)
 		__randstat_enter(rc, RS_STATE_DORMANT, &k, false);
-	randstat_record_timing(&rc->c, local_clock() - start,
+	randstat_record_timing(&rc->c, &rc->hist, local_clock() - start,
 			       ktime_to_ns(ktime_sub(now, expires)));
 	write_seqcount_end(&rc->seq);
 	/* A static branch, not taken unless randstat:sample is enabled. */
@@ -569,6 +571,22 @@ enum randstat_state randstat_read_cpu(unsigned int cpu,
 	if (state == RS_STATE_DORMANT || state == RS_STATE_EXACT)
 		randstat_charge_pending(c, state, &base, &now, true);
 	return state;
+}
+
+/**
+ * randstat_read_hist() - one CPU's histograms, a consistent copy
+ * @cpu: the CPU
+ * @h: where to copy them
+ */
+void randstat_read_hist(unsigned int cpu, struct randstat_hists *h)
+{
+	struct randstat_cpu *rc = per_cpu_ptr(&randstat_cpus, cpu);
+	unsigned int seq;
+
+	do {
+		seq = read_seqcount_begin(&rc->seq);
+		*h = rc->hist;
+	} while (read_seqcount_retry(&rc->seq, seq));
 }
 
 /*

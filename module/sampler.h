@@ -11,6 +11,7 @@ int randstat_sampler_start(void);
 void randstat_sampler_stop(void);
 enum randstat_state randstat_read_cpu(unsigned int cpu,
 				      struct randstat_counters *c);
+void randstat_read_hist(unsigned int cpu, struct randstat_hists *h);
 void randstat_apply_modes(void);
 void randstat_reset(void);
 

@@ -22,9 +22,10 @@
  * @rekey_ready: @rekey is filled and not yet used; set (release) by the
  *	rekey work, cleared (release) by this CPU's timer, which alone then
  *	reads @rekey
- * @seq: lets readers copy @c, @state and @base consistently; written only
+ * @seq: lets readers copy @c, @hist, @state and @base consistently; written only
  *	by this CPU with interrupts off, or while it is offline
  * @c: the counters
+ * @hist: the histograms of the sampler's own timing
  * @state: what the sampler is doing (enum randstat_state)
  * @base: the kernel's figures the current state charges from; its steal
  *	is the steal charged so far, in every state
@@ -48,6 +49,7 @@ struct randstat_cpu {
 	bool rekey_ready;
 	seqcount_t seq;
 	struct randstat_counters c;
+	struct randstat_hists hist;
 	enum randstat_state state;
 	struct randstat_kstat base;
 	ktime_t prev_expires;

@@ -74,6 +74,7 @@ static struct hctx ctxs[] = {
 static unsigned char order[NCTX_ORDER];
 static struct randstat_rng rng;
 static struct randstat_counters counters;
+static struct randstat_hists hists;
 static bool last_iowait;
 static const struct randstat_window win_exp = {
 	RANDSTAT_FLOOR_DEFAULT_NS, RANDSTAT_MEAN_DEFAULT_NS };
@@ -106,6 +107,7 @@ static void setup(void)
 		key[i] = 0x9e3779b9U * (i + 1);
 	randstat_rng_init(&rng, key);
 	memset(&counters, 0, sizeof(counters));
+	memset(&hists, 0, sizeof(hists));
 	setup_read();
 	for (i = 0; i < NCTX_ORDER; i++) {
 		x = x * 1103515245U + 12345U;
@@ -140,7 +142,7 @@ static noinline u64 step_charge(enum randstat_class cls, u64 interval)
 	u64 steal = randstat_charge(&counters, cls, 1, interval, 0);
 
 	/* a cost of a few hundred ns, a lateness of some us: varied buckets */
-	randstat_record_timing(&counters, 200 + (interval & 511),
+	randstat_record_timing(&counters, &hists, 200 + (interval & 511),
 			       interval & 65535);
 	return steal;
 }

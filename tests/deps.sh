@@ -43,6 +43,7 @@ packages=(
 		linux-perf trace-cmd bpftrace			# the trace suite
 		chromium					# the prof suite's flame graph
 		gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-system-arm	# the arm64 suite
+		device-tree-compiler				# its idle state that stops the timer (arm64-dtb.sh)
 		libjson-c-dev:arm64 libtracefs-dev:arm64 libtraceevent-dev:arm64)	# (static reader)
 # npm, for the prof suite's d3-flame-graph: Debian's package, unless an
 # npm is there already (Node.js from elsewhere bundles one, and its

@@ -203,11 +203,15 @@ u64 randstat_advance(struct randstat_rng *r, enum randstat_law law,
  * @elapsed_ns: the time covered: @sampled_ns plus the eight time classes
  *	of @exact_ns
  * @sampled_ns: the time the samples cover and share, steal taken out
+ * @nsamples: the samples of the eight time classes (their sum)
  * @shown_ns: the times shown per class, as the files show them: brought
  *	up at every charge by the charge itself (randstat_show_sampled(),
  *	randstat_charge_dormant(), randstat_charge_exact()), so that what a
  *	reader sees is a copy of what the CPU's own charges left, whoever
  *	else reads; no column falls (see randstat_show_sampled())
+ * @shown_ahead_ns: how far the eight times shown are ahead of
+ *	@elapsed_ns: a steal backlog, shown as steal at once, whose time the
+ *	next sampled time pays (randstat_charge_backlog())
  * @dormancies: how many times the sampler stopped on an idle CPU
  * @overruns: expiries that passed before the interrupt was taken (each
  *	also counted as a sample)
@@ -221,7 +225,9 @@ struct randstat_counters {
 	u64 exact_ns[RS_NR_CLASSES];
 	u64 elapsed_ns;
 	u64 sampled_ns;
+	u64 nsamples;
 	u64 shown_ns[RS_NR_CLASSES];
+	u64 shown_ahead_ns;
 	u64 dormancies;
 	u64 overruns;
 	u64 cost_ns;
@@ -333,7 +339,7 @@ u64 randstat_charge_pending(struct randstat_counters *c,
 bool randstat_dormant_busy(u64 span_ns, u64 asleep_ns);
 bool randstat_busy_update(struct randstat_busy *b, u64 now_ns,
 			  u64 asleep_ns);
-void randstat_show_sampled(struct randstat_counters *c);
+void randstat_show_sampled(struct randstat_counters *c, int cls, u64 add);
 void randstat_keep_shown(const u64 now[RS_NR_CLASSES],
 			 u64 shown[RS_NR_CLASSES]);
 u64 randstat_mul_div(u64 a, u64 b, u64 c);

@@ -30,6 +30,7 @@ typedef uint64_t __u64;
 /* linux/compiler_attributes.h, linux/compiler.h, linux/build_bug.h, linux/bug.h, linux/export.h */
 #define barrier_data(ptr)	__asm__ __volatile__("" : : "r"(ptr) : "memory")
 #define __aligned(x)		__attribute__((__aligned__(x)))
+#define noinline		__attribute__((__noinline__))
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), #cond)
 #define WARN_ON_ONCE(cond)	((void)(cond))
 #define EXPORT_SYMBOL(sym)

@@ -50,7 +50,6 @@
 
 #include "randstat.h"
 
-#define noinline __attribute__((__noinline__))
 #define NCTX_ORDER 4096
 
 struct hctx {

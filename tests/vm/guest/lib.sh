@@ -267,8 +267,7 @@ readers_split() {
 	done
 	kill "$_job"
 	wait "$_job" 2>/dev/null
-	awk 'function root(x, r, i) { if (x <= 0) return 0; r = x + 1; for (i = 0; i < 200; i++) r = (r + x / r) / 2; return r }
-		function sq(x) { return x * x }
+	awk "$(cat /tests/judge.awk)"'
 		$1 == "block" { n[$2]++; e[$2] += $3; v[$2] += $4 * $4
 			printf "# %s: cpu1 busy %.2f%%, the job %.2f%%, error %+.2f +- %.2f points, %s reads/s by the pollers\n", $2, 100 * $5, 100 * $6, 100 * $3, 100 * $4, $7
 			if ($2 == "poll" && $7 < 100) slow = 1 }

@@ -103,6 +103,9 @@ void randstat_snapshot_fill(struct randstat_snapshot *s,
 enum randstat_class randstat_classify(const struct randstat_snapshot *s);
 bool randstat_idle_is_iowait(u64 d_idle_us, u64 d_iowait_us, bool last);
 
+/* ChaCha20 blocks per key: 224 bytes of output per refill */
+#define RANDSTAT_RNG_BLOCKS	4
+
 /**
  * struct randstat_rng - a per-CPU ChaCha20 keystream (rng.c)
  * @state: ChaCha20's input: constants, key, block counter and nonce
@@ -115,7 +118,8 @@ struct randstat_rng {
 #else
 	u32 state[CHACHA_STATE_WORDS];
 #endif
-	u32 buf[CHACHA_STATE_WORDS / 2];
+	u32 buf[RANDSTAT_RNG_BLOCKS * CHACHA_STATE_WORDS -
+		CHACHA_KEY_SIZE / sizeof(u32)];
 	unsigned int avail;
 };
 

@@ -33,14 +33,16 @@ static void test_key(u32 key[8])
 /*
  * Known answers, from an independent ChaCha20 (RFC 7539's block function,
  * checked against its test vector 2.3.2) with the same construction: key
- * 0..31, counter and nonce 0; each block's first eight words become the
- * key, its last eight are output from the last one down.
+ * 0..31, counter and nonce 0; a refill is four blocks under one key (the
+ * counter running on), the first block's first eight words become the
+ * next key, and the other 56 words are output from the last one down.
+ * Word 56 is the first of the second refill, under the second key.
  */
 static void rng_known_answer_test(struct kunit *test)
 {
 	static const u32 want[] = {
-		0x0c415b48, 0xa06227c2, 0x2da3f7b1, 0xea358225, 0x647fc83a,
-		0x69ef0e3f, 0xab2360a2, 0xe7cc232b, 0xeb4c28f7, 0xd5e86b91,
+		0x2c3baee4, 0xa81cd806, 0xc8a7d11f, 0xfff8cb4a, 0x981bcd58,
+		0xd82f95ed, 0xb4d41356, 0xbdf9f24d, 0x82b7516b, 0x815634f1,
 	};
 	struct randstat_rng r;
 	u32 key[8];
@@ -50,9 +52,9 @@ static void rng_known_answer_test(struct kunit *test)
 	randstat_rng_init(&r, key);
 	for (i = 0; i < ARRAY_SIZE(want); i++)
 		KUNIT_EXPECT_EQ(test, randstat_rng_u32(&r), want[i]);
-	for (; i < 16; i++)
+	for (; i < ARRAY_SIZE(r.buf); i++)
 		randstat_rng_u32(&r);
-	KUNIT_EXPECT_EQ(test, randstat_rng_u32(&r), 0x13997560U);
+	KUNIT_EXPECT_EQ(test, randstat_rng_u32(&r), 0x7751945cU);
 }
 
 /* Fast key erasure: no used output and not the first key stay in memory. */
@@ -71,9 +73,9 @@ static void rng_erasure_test(struct kunit *test)
 	s = r.state;
 #endif
 	KUNIT_EXPECT_NE(test, memcmp(&s[4], key, sizeof(key)), 0);
-	KUNIT_EXPECT_EQ(test, r.avail, 7U);
-	KUNIT_EXPECT_EQ(test, r.buf[7], 0U);
-	for (i = 0; i < 7; i++)
+	KUNIT_EXPECT_EQ(test, r.avail, ARRAY_SIZE(r.buf) - 1);
+	KUNIT_EXPECT_EQ(test, r.buf[r.avail], 0U);
+	for (i = 0; i < r.avail; i++)
 		KUNIT_EXPECT_NE(test, r.buf[i], 0U);
 }
 
@@ -112,8 +114,8 @@ static void rng_mix_test(struct kunit *test)
 	randstat_rng_init(&b, key);
 	randstat_rng_u32(&a);
 	randstat_rng_mix(&a, zero);
-	/* b skips what a dropped: the rest of a's first block */
-	for (i = 0; i < 8; i++)
+	/* b skips what a dropped: the rest of a's first refill */
+	for (i = 0; i < ARRAY_SIZE(b.buf); i++)
 		randstat_rng_u32(&b);
 	for (i = 0; i < 64; i++)
 		KUNIT_EXPECT_EQ(test, randstat_rng_u32(&a), randstat_rng_u32(&b));

@@ -12,8 +12,8 @@
  *
  * So each CPU runs its own ChaCha20 keystream, as drivers/char/random.c
  * does per CPU: keyed from get_random_bytes() in process context, with
- * "fast key erasure" (the first half of every block becomes the next key
- * and only the second half is output, so the state never reveals earlier
+ * "fast key erasure" (each refill's first half block becomes the next key
+ * and only the rest is output, so the state never reveals earlier
  * outputs), and rekeyed from get_random_bytes() regularly by the sampler
  * (randstat_rng_mix()).  Generating a block is plain arithmetic on this
  * CPU's data: safe in hardirq context on every kernel, RT included.
@@ -46,15 +46,26 @@ static void randstat_chacha20(struct randstat_rng *r, u32 *block)
 }
 #endif
 
-/* One ChaCha20 block: the new key into the state, the rest into buf. */
+/*
+ * A refill: RANDSTAT_RNG_BLOCKS blocks under one key, as
+ * crng_fast_key_erasure() makes them.  The first block's first half
+ * becomes the next key; the rest of the blocks is output.  One key per
+ * several blocks spends a quarter of the block function per output word
+ * that one key per block did.
+ */
 static void randstat_rng_refill(struct randstat_rng *r)
 {
 	u32 block[CHACHA_STATE_WORDS];
 	u32 *s = randstat_rng_words(r);
+	u32 *out = r->buf + CHACHA_STATE_WORDS - RANDSTAT_KEY_WORDS;
+	unsigned int i;
 
 	randstat_chacha20(r, block);
+	for (i = 1; i < RANDSTAT_RNG_BLOCKS; i++, out += CHACHA_STATE_WORDS)
+		randstat_chacha20(r, out);
 	memcpy(&s[4], block, CHACHA_KEY_SIZE);
-	memcpy(r->buf, &block[RANDSTAT_KEY_WORDS], sizeof(r->buf));
+	memcpy(r->buf, &block[RANDSTAT_KEY_WORDS],
+	       CHACHA_BLOCK_SIZE - CHACHA_KEY_SIZE);
 	r->avail = ARRAY_SIZE(r->buf);
 	memzero_explicit(block, sizeof(block));
 }

@@ -95,7 +95,7 @@ what = {
     "classify": "randstat_snapshot_fill + randstat_classify (+ idle_is_iowait)",
     "draw-exp": "randstat_draw_interval, exponential (floor 50 us, mean 4 ms)",
     "draw-uni": "randstat_draw_interval, uniform (2 ms to 6 ms)",
-    "rng": "randstat_rng_u64 alone (ChaCha20 keystream, 1 block per 4 calls)",
+    "rng": "randstat_rng_u64 alone (ChaCha20 keystream, 4 blocks per 28 calls)",
     "charge": "randstat_charge + randstat_record_timing",
     "read": "a read's arithmetic per CPU: randstat_keep_shown of its times and exact times",
     "empty": "the loop and a call, nothing else (included in every row)",

@@ -11,6 +11,8 @@
 #define _RANDSTAT_H
 
 #include <crypto/chacha.h>
+#include <linux/jiffies.h>
+#include <linux/typecheck.h>
 #include <linux/types.h>
 
 /* The release: MODULE_VERSION, and the tools' --version (the Makefile reads it). */
@@ -324,8 +326,18 @@ u64 randstat_growth(u64 a, u64 b);
 u64 randstat_charge(struct randstat_counters *c, enum randstat_class cls,
 		    u64 nsamples, u64 interval_ns, u64 steal_ns);
 void randstat_charge_span(struct randstat_counters *c, u64 span_ns);
-bool randstat_stop_budget(unsigned long *stop_after, unsigned long now,
+bool randstat_stop_budget(unsigned long *stop_from, unsigned long now,
 			  unsigned long cost);
+
+/* Before the budget's time: no stop (randstat_stop_budget()). */
+static inline bool randstat_stop_early(unsigned long stop_from,
+				       unsigned long now)
+{
+	return time_before(now, stop_from);
+}
+
+/* A budget long spent, for a CPU that starts sampling. */
+#define RANDSTAT_STOP_FRESH(now)	((now) - ULONG_MAX / 4)
 struct cpuidle_driver;
 bool randstat_idle_may_cancel(const struct cpuidle_driver *drv,
 			      unsigned int state, bool default_broadcast);

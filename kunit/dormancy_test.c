@@ -535,7 +535,9 @@ static void steal_backlog_test(struct kunit *test)
  * jiffies and forgets the stops already made, so a CPU near the wrap
  * could stop at every idle entry.  randstat_stop_budget() compares as
  * jiffies are compared: at one instant, whatever the wrap, a burst of
- * RANDSTAT_STOP_BURST + 1 stops, then one per cost.
+ * RANDSTAT_STOP_BURST + 1 stops, then one per cost; and
+ * randstat_stop_early(), the probe's first look, turns away exactly the
+ * entries the budget refuses.
  */
 static void stop_budget_test(struct kunit *test)
 {
@@ -546,7 +548,7 @@ static void stop_budget_test(struct kunit *test)
 	for (i = 0; i < ARRAY_SIZE(starts); i++) {
 		for (cost = 1; cost <= 3; cost++) {
 			now = starts[i];
-			b = now;
+			b = RANDSTAT_STOP_FRESH(now);
 			for (n = 0, k = 0; k < 100; k++)
 				n += randstat_stop_budget(&b, now, cost);
 			KUNIT_EXPECT_EQ_MSG(test, n, RANDSTAT_STOP_BURST + 1,
@@ -556,6 +558,10 @@ static void stop_budget_test(struct kunit *test)
 			for (n = 0, k = 0; k < 100; k++)
 				n += randstat_stop_budget(&b, now, cost);
 			KUNIT_EXPECT_EQ_MSG(test, n, 1, "start %lu cost %lu", starts[i], cost);
+			/* spent: the first look refuses until the budget's time */
+			KUNIT_EXPECT_TRUE(test, randstat_stop_early(b, now));
+			KUNIT_EXPECT_TRUE(test, randstat_stop_early(b, b - 1));
+			KUNIT_EXPECT_FALSE(test, randstat_stop_early(b, b));
 		}
 	}
 	/* a budget long spent (an hour idle) allows a burst again */

@@ -87,25 +87,31 @@ void randstat_charge_span(struct randstat_counters *c, u64 span_ns)
 
 /**
  * randstat_stop_budget() - may a CPU stop its sampler at an idle entry?
- * @stop_after: in: the budget, a time in jiffies (a generic cell rate
- *	algorithm); out: moved on by @cost if the stop is allowed
+ * @stop_from: in: the budget, as the first time in jiffies at which a stop
+ *	is allowed (a generic cell rate algorithm); out: moved on by @cost
+ *	if the stop is allowed
  * @now: jiffies
  * @cost: the mean interval in jiffies, at least 1
  *
- * Each stop moves the budget to @cost past the later of itself and now; a
- * stop is allowed while the budget is at most RANDSTAT_STOP_BURST stops
- * ahead of now.  Compared as jiffies are, so it holds across their wrap.
+ * A stop is allowed from @stop_from on, and moves it on by @cost, from no
+ * earlier than RANDSTAT_STOP_BURST stops before now: a burst of that many
+ * and one more, then one per @cost.  The budget is kept as the time it
+ * allows a stop, so that the idle-entry probe turns most entries away with
+ * one compare (randstat_stop_early()).  Compared as jiffies are, so it
+ * holds across their wrap.
  *
  * Return: true if the stop is allowed.
  */
-bool randstat_stop_budget(unsigned long *stop_after, unsigned long now,
+bool randstat_stop_budget(unsigned long *stop_from, unsigned long now,
 			  unsigned long cost)
 {
-	if (time_before(now + RANDSTAT_STOP_BURST * cost, *stop_after))
+	unsigned long floor = now - RANDSTAT_STOP_BURST * cost;
+
+	if (randstat_stop_early(*stop_from, now))
 		return false;
-	if (time_after(now, *stop_after))
-		*stop_after = now;
-	*stop_after += cost;
+	if (time_before(*stop_from, floor))
+		*stop_from = floor;
+	*stop_from += cost;
 	return true;
 }
 

@@ -406,7 +406,7 @@ static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
 	rc->last_iowait = false;
 	rc->nohz_idle = false;
 	rc->steal_credit = 0;
-	rc->stop_after = jiffies;
+	rc->stop_from = RANDSTAT_STOP_FRESH(jiffies);
 	randstat_enter(rc, cpu, RS_STATE_ACTIVE, false);
 	rc->last_sample = ns_to_ktime(rc->base.t_ns);
 	randstat_arm(rc, rc->last_sample);

@@ -39,7 +39,7 @@
  * @steal_credit: the idle and iowait the last dormant span was charged
  *	that a steal backlog may still be taken from
  *	(randstat_charge_backlog()), until the first sample after it
- * @stop_after: the budget of stops at idle entries (randstat_stop_budget())
+ * @stop_from: the budget of stops at idle entries (randstat_stop_budget())
  * @busy: dormant: the busy check's window
  */
 struct randstat_cpu {
@@ -59,7 +59,7 @@ struct randstat_cpu {
 	bool last_iowait;
 	bool nohz_idle;
 	u64 steal_credit;
-	unsigned long stop_after;
+	unsigned long stop_from;
 	struct randstat_busy busy;
 };
 

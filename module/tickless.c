@@ -12,17 +12,20 @@
  * the law's own continuation (randstat_draw_resume()), so an idle CPU
  * takes no interrupt of randstat's.  What ends dormancy:
  *
- * - this CPU enqueues the first task on its own runqueue
- *   (sched_update_nr_running_tp): a wakeup onto an idle CPU is queued
- *   there and enqueued by the CPU itself; enqueues this CPU does for
- *   others (a NIC's softirq waking tasks elsewhere) leave it dormant;
  * - the CPU leaves its idle state (power:cpu_idle) with need_resched()
- *   set, as after a remote wakeup's IPI, or having spent more than
+ *   set: a task was woken onto it, by its own interrupt (a timer's
+ *   wakeup, a wakeup queued to it by another CPU) or by another CPU's
+ *   IPI or write to its polled flag; or having spent more than
  *   1/2^RANDSTAT_BUSY_SHIFT of the last second or so in interrupts
  *   (randstat_busy_update());
  * - the scheduler's load tracking (PELT tracepoints) runs for a task
  *   other than the idle task on it: the backstop, within one tick, for a
- *   remote enqueue that raced with a pass through the idle loop.
+ *   wakeup that came between leaving an idle state and the idle loop's
+ *   next look at need_resched().
+ *
+ * Nothing runs at enqueue and dequeue: a probe there (it once was
+ * sched_update_nr_running_tp) ran twice per context switch on every CPU,
+ * for the one wakeup in that window that the backstop catches anyway.
  */
 #include <linux/cpuidle.h>
 #include <linux/hrtimer.h>
@@ -32,7 +35,6 @@
 #include <linux/math64.h>
 #include <linux/percpu.h>
 #include <linux/sched.h>
-#include <linux/sched/stat.h>
 #include <linux/smp.h>
 #include <linux/tick.h>
 #include <linux/tracepoint.h>
@@ -73,22 +75,6 @@ static void randstat_wake_this_cpu(void)
 }
 
 /*
- * A task was enqueued by this CPU (sched_update_nr_running_tp; the rq
- * lock is held), on @rq, which may be another CPU's.  Resume if it gave
- * this dormant CPU its first task: this CPU's own runqueue now holds one
- * (it held none while dormant).  An enqueue on another CPU's runqueue
- * leaves this one's at zero: a dormant CPU that serves interrupts waking
- * tasks elsewhere stays dormant.
- */
-static void randstat_enqueue_probe(void *data, struct rq *rq, int change)
-{
-	if (change > 0 &&
-	    READ_ONCE(this_cpu_ptr(&randstat_cpus)->state) == RS_STATE_DORMANT &&
-	    single_task_running())
-		randstat_wake_this_cpu();
-}
-
-/*
  * The CPU enters idle state @state while sampling: stop the timer rather
  * than let its next sample wake the CPU only to find it idle (as it would
  * after a short task woken on an idle CPU).  The time since the last
@@ -104,12 +90,15 @@ static void randstat_enqueue_probe(void *data, struct rq *rq, int change)
  */
 static void randstat_idle_enter(struct randstat_cpu *rc, unsigned int state)
 {
+	unsigned long budget = READ_ONCE(rc->stop_from), now = jiffies, flags;
+	struct randstat_window w;
 	enum randstat_law law;
-	struct randstat_window w = randstat_get_law(&law);
-	unsigned long budget = READ_ONCE(rc->stop_after), flags;
 
 	/* The budget first: most idle entries stop here. */
-	if (!randstat_stop_budget(&budget, jiffies,
+	if (randstat_stop_early(budget, now))
+		return;
+	w = randstat_get_law(&law);
+	if (!randstat_stop_budget(&budget, now,
 				  max_t(u64, div_u64(w.hi, NSEC_PER_SEC / HZ), 1)) ||
 	    !randstat_may_doze(rc, law))
 		return;
@@ -127,7 +116,7 @@ static void randstat_idle_enter(struct randstat_cpu *rc, unsigned int state)
 	 */
 	if (ktime_compare(hrtimer_get_expires(&rc->timer), ktime_get()) > 0 &&
 	    hrtimer_try_to_cancel(&rc->timer) == 1) {
-		rc->stop_after = budget;
+		rc->stop_from = budget;
 		randstat_enter(rc, smp_processor_id(), RS_STATE_DORMANT, false);
 	}
 out:
@@ -206,13 +195,9 @@ int randstat_tickless_start(void)
 {
 	int ret;
 
-	ret = register_trace_sched_update_nr_running_tp(randstat_enqueue_probe,
-							NULL);
-	if (ret)
-		return ret;
 	ret = register_trace_cpu_idle(randstat_idle_probe, NULL);
 	if (ret)
-		goto err_enqueue;
+		return ret;
 	ret = register_trace_pelt_cfs_tp(randstat_pelt_cfs_probe, NULL);
 	if (ret)
 		goto err_idle;
@@ -230,8 +215,6 @@ err_cfs:
 	unregister_trace_pelt_cfs_tp(randstat_pelt_cfs_probe, NULL);
 err_idle:
 	unregister_trace_cpu_idle(randstat_idle_probe, NULL);
-err_enqueue:
-	unregister_trace_sched_update_nr_running_tp(randstat_enqueue_probe, NULL);
 	tracepoint_synchronize_unregister();
 	return ret;
 }
@@ -247,6 +230,5 @@ void randstat_tickless_stop(void)
 	unregister_trace_pelt_rt_tp(randstat_pelt_rq_probe, NULL);
 	unregister_trace_pelt_cfs_tp(randstat_pelt_cfs_probe, NULL);
 	unregister_trace_cpu_idle(randstat_idle_probe, NULL);
-	unregister_trace_sched_update_nr_running_tp(randstat_enqueue_probe, NULL);
 	tracepoint_synchronize_unregister();
 }

@@ -250,13 +250,13 @@ if [ "$MODE" = full ] && [ "$IDLE" = hlt ]; then
 	insmod /randstat.ko exact_cpus=
 	sleep 0.5
 	# The probes' cost per call, under the ping-pong (tens of thousands of
-	# idle entries and exits and enqueues a second on each CPU): ftrace's
+	# idle entries and exits a second on each CPU): ftrace's
 	# durations, which include function_graph's own overhead, so an upper
 	# bound.
 	if [ "$NOHZ" -eq 0 ]; then
 		mount -t tracefs nodev "$T" 2>/dev/null
 		TRACE_WL="/progs/pingpong $S 0 1" trace_fns pingpong \
-			randstat_idle_probe randstat_enqueue_probe randstat_timer_fn
+			randstat_idle_probe randstat_timer_fn
 	fi
 fi
 

@@ -238,11 +238,12 @@ sleep 1
 # cpu1, with lo's receive processing steered to cpu0 by RPS: each
 # datagram's NET_RX softirq runs on cpu0, otherwise idle, and wakes the
 # receiver on cpu1.  With a spinner on cpu1 that wakeup is an enqueue
-# cpu0 does on cpu1's busy runqueue (sched_update_nr_running_tp fires on
-# cpu0).  cpu0 runs no task for it, so that enqueue must not resume its
-# sampler: before the fix (defect 4 of issue "The sampler rebuilt around
-# one state machine") every such enqueue resumed it, at least one resume
-# per datagram.
+# cpu0 does on cpu1's busy runqueue.  cpu0 runs no task for it, so that
+# enqueue must not resume its sampler: when an enqueue probe resumed
+# the CPU that enqueued (defect 4 of issue "The sampler rebuilt around
+# one state machine"), every such enqueue resumed it, at least one resume
+# per datagram.  No probe runs at enqueue now; the test stays, for any
+# path that would resume a CPU for work it hands elsewhere.
 #
 # cpu0 still resumes, legitimately, when a task runs there (the
 # snapshots, kworkers, ksoftirqd: about 7 a second), and when it leaves
@@ -255,7 +256,7 @@ sleep 1
 # 42 (24 at an idle exit) with the host busy building a kernel.  So the
 # function tracer on cpu0 names each resume's caller (randstat_wake()'s
 # parent), and the bar is on the resumes from anywhere but the idle exit
-# (the enqueue probe, the PELT backstop): at most 1 per 2 datagrams.
+# (the PELT backstop; once, an enqueue probe): at most 1 per 2 datagrams.
 # Measured: 18 of 151 here; the mutant enqueue-elsewhere-resumes (every
 # enqueue resumes, as before the fix) 163.  With the tracer armed at
 # insmod (wake_trace_arm): 17, and the mutant 168.  The trace is valid only if it

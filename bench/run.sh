@@ -18,7 +18,8 @@
 # cgroup's cost per sample (cgcost.csv); then the cost of a
 # read of /proc/randstat beside /proc/stat's, one boot per guest size
 # (bench/readcost.sh: -smp READCOST_SMPS, default 2 8 32 64; full mode
-# only).
+# only).  Full mode also runs bench/pingpong.sh: pipe ping-pong with and
+# without the module on the faithful clock (pingpong.csv, pingpong.md).
 #
 # Env: BENCH_AB (1: in --short mode too, the tickless=0 column and the
 # guests in hlt; full mode has them); KERNEL / MODDIR / KDIR as for tests/vm/run.sh; BENCH_OUT (results
@@ -126,6 +127,12 @@ rc_runs=()
 if [ "$mode" = full ]; then
 	bash "$here/readcost.sh" "$out" "$initrd" --boot-only
 	read -r -a rc_runs <"$out/vm/readcost.runs"
+fi
+# The scheduler's hot path: pipe ping-pong with and without the module,
+# same-CPU and cross-CPU, on the faithful clock (bench/pingpong.sh): full
+# mode only (about 10 minutes).
+if [ "$mode" = full ]; then
+	bash "$here/pingpong.sh" "$out" || echo "bench: bench/pingpong.sh failed" >&2
 fi
 echo "# bench: guests done in $((SECONDS - start)) s" >&2
 

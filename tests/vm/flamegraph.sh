@@ -180,12 +180,15 @@ done
 # Rendering: headless Chromium (Debian's chromium) runs the page's
 # script; the DOM it then holds must have SVG frames titled f and g under
 # twofn, and its screenshot must not be blank (many colours, and a good
-# part of it not the white background).
+# part of it not the white background).  The screenshot waits for every
+# compositor stage of a frame (--run-all-compositor-stages-before-draw):
+# without it, once in a CI run on a loaded host, the DOM held all 73
+# frames and the screenshot showed the page's buttons over an empty chart.
 # shellcheck disable=SC2054 # the comma is --window-size's
 chrome=(chromium --headless --no-sandbox --disable-gpu --no-first-run
 	--disable-background-networking --disable-component-update --disable-sync
 	--disable-dev-shm-usage --hide-scrollbars --window-size=1400,700
-	--virtual-time-budget=5000)
+	--virtual-time-budget=5000 --run-all-compositor-stages-before-draw)
 if command -v chromium >/dev/null; then
 	prof=$(mktemp -d)
 	url=file://$dir/rs/flamegraph.html

@@ -49,9 +49,8 @@ static void randstat_chacha20(struct randstat_rng *r, u32 *block)
 /*
  * A refill: RANDSTAT_RNG_BLOCKS blocks under one key, as
  * crng_fast_key_erasure() makes them.  The first block's first half
- * becomes the next key; the rest of the blocks is output.  One key per
- * several blocks spends a quarter of the block function per output word
- * that one key per block did.
+ * becomes the next key; the rest of the blocks is output, so the block
+ * function runs once per 14 output words.
  */
 static void randstat_rng_refill(struct randstat_rng *r)
 {

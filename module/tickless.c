@@ -23,9 +23,9 @@
  *   wakeup that came between leaving an idle state and the idle loop's
  *   next look at need_resched().
  *
- * Nothing runs at enqueue and dequeue: a probe there (it once was
- * sched_update_nr_running_tp) ran twice per context switch on every CPU,
- * for the one wakeup in that window that the backstop catches anyway.
+ * Nothing runs at enqueue and dequeue, which come twice per context
+ * switch on every CPU: the idle exit sees a wakeup microseconds after its
+ * enqueue, and the backstop the one in the window above.
  */
 #include <linux/cpuidle.h>
 #include <linux/hrtimer.h>

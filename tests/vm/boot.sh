@@ -19,7 +19,7 @@
 # $RANDSTAT_OUT/NAME.disk.img, for the host to read what the guest wrote
 # there: the prof suite), RANDSTAT_QEMU_ROOT (a chroot whose
 # /usr/bin/qemu-system-x86_64 boots the guest instead of the host's: the
-# faithful2 suite's trixie QEMU 10, tests/vm/qemu-trixie.sh; no disk),
+# faithful2 suite's trixie QEMU 10, tests/vm/qemu-trixie.sh),
 # RANDSTAT_ARCH (amd64, the default, or arm64: Debian's arm64 kernel
 # under qemu-system-aarch64 -M virt -cpu cortex-a72, console ttyAMA0),
 # RANDSTAT_TIMER_STOP (arm64, 1: the device tree of tests/vm/arm64-dtb.sh,
@@ -51,10 +51,6 @@ if [ -n "$qroot" ] && [ "$arch" != amd64 ]; then
 elif [ -n "$qroot" ]; then
 	[ -x "$qroot/usr/bin/qemu-system-x86_64" ] || {
 		echo "boot: $qroot/usr/bin/qemu-system-x86_64 missing: bash tests/vm/qemu-trixie.sh makes it" >&2
-		exit 1
-	}
-	[ "$iops" -eq 0 ] || {
-		echo "boot: RANDSTAT_QEMU_ROOT boots without a disk: set RANDSTAT_DISK_IOPS=0" >&2
 		exit 1
 	}
 else
@@ -171,6 +167,11 @@ if [ -n "$qroot" ]; then
 	done
 	kernel=$stage/${kernel##*/}
 	initrd=$stage/${initrd##*/}
+	# The scratch disk too: moved in, and back out when QEMU is done.
+	if [ -n "${img:-}" ]; then
+		mv "$img" "$qroot$stage/disk.img"
+		disk=(-drive "file=$stage/disk.img,if=virtio,format=raw,throttling.iops-total=$iops")
+	fi
 	qbin=(chroot "$qroot" /usr/bin/qemu-system-x86_64)
 fi
 # shellcheck disable=SC2054 # -cpu's commas are QEMU's
@@ -184,11 +185,18 @@ qemu=("${qbin[@]}" "${machine[@]}" -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-mul
 	${qopts[@]+"${qopts[@]}"}
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	${disk[@]+"${disk[@]}"})
+# unstage: the chroot's copy of the disk back to $img, the stage removed.
+unstage() {
+	[ -n "$stage" ] || return 0
+	[ -n "${img:-}" ] && mv "$qroot$stage/disk.img" "$img"
+	rm -rf "${qroot:?}$stage"
+}
 status=0
 if [ "${RANDSTAT_INTERACTIVE:-0}" = 1 ]; then
 	# The suite, then a shell in the guest on this terminal (make demo
 	# INTERACTIVE=1): no time limit; Ctrl-A X leaves QEMU.
 	"${qemu[@]}" || status=$?
+	unstage
 	[ -n "${img:-}" ] && [ "${RANDSTAT_KEEP_DISK:-0}" != 1 ] && rm -f "$img"
 	exit "$status"
 elif [ "${RANDSTAT_LIVE:-0}" = 1 ]; then
@@ -201,8 +209,8 @@ else
 	timeout --kill-after=10 "$limit" "${qemu[@]}" \
 		</dev/null >"$log" 2>&1 || status=$?
 fi
+unstage
 [ -n "${img:-}" ] && [ "${RANDSTAT_KEEP_DISK:-0}" != 1 ] && rm -f "$img"
-[ -n "$stage" ] && rm -rf "${qroot:?}$stage"
 
 # The KTAP, without the serial line's carriage returns.
 tr -d '\r' <"$log" | sed -n '/^RANDSTAT-KTAP-BEGIN/,/^RANDSTAT-KTAP-END/p' |

@@ -315,6 +315,35 @@ struct randstat_busy {
 	u64 asleep1;
 };
 
+/**
+ * struct randstat_acct - what one CPU's sampler has charged, and from what
+ * @c: its counters
+ * @hist: its histograms
+ * @state: what it is doing (enum randstat_state)
+ * @base: the kernel's figures when @state began, which a dormant or exact
+ *	CPU charges from; for steal, what has been charged so far
+ * @prev_ns: where the sampled time so far ends: the last sample's expiry,
+ *	or where sampling (re)started
+ * @steal_credit: exact idle and iowait of the last dormant span that a
+ *	steal backlog may yet take (randstat_charge_backlog())
+ * @busy: the dormant CPU's busy check: zeroed as it goes dormant, moved on
+ *	at its idle exits (randstat_busy_update())
+ *
+ * Changed only by randstat_acct_enter() and randstat_acct_sample(), but
+ * @busy's moves: they take the kernel's figures as arguments and touch
+ * nothing else, so KUnit drives the sampler's transitions as the CPU
+ * does.
+ */
+struct randstat_acct {
+	struct randstat_counters c;
+	struct randstat_hists hist;
+	enum randstat_state state;
+	struct randstat_kstat base;
+	u64 prev_ns;
+	u64 steal_credit;
+	struct randstat_busy busy;
+};
+
 /*
  * A sampling CPU that enters idle stops its sampler there, at most once
  * per mean interval on average after a burst of this many
@@ -352,6 +381,11 @@ u64 randstat_charge_pending(struct randstat_counters *c,
 			    enum randstat_state state,
 			    const struct randstat_kstat *from,
 			    const struct randstat_kstat *now, bool reader);
+void randstat_acct_enter(struct randstat_acct *a, enum randstat_state to,
+			 const struct randstat_kstat *now, bool zero);
+u64 randstat_acct_sample(struct randstat_acct *a, enum randstat_class cls,
+			 u64 nsamples, u64 last_ns, u64 now_ns, u64 steal_ns,
+			 const struct randstat_kstat *doze);
 bool randstat_dormant_busy(u64 span_ns, u64 asleep_ns);
 bool randstat_busy_update(struct randstat_busy *b, u64 now_ns,
 			  u64 asleep_ns);

@@ -609,6 +609,116 @@ static void idle_cancel_test(struct kunit *test)
 							  true));
 }
 
+/*
+ * The sampler's transitions, as the CPU makes them (randstat_acct_enter(),
+ * randstat_acct_sample()): start, a sample, a late sample that finds the
+ * CPU idle and stops it, a wakeup whose steal backlog the next sample
+ * takes from the dormant span, a stop.  Every nanosecond from the start
+ * to the stop is covered once: 25 ms elapsed.
+ */
+static void acct_transitions_test(struct kunit *test)
+{
+	struct randstat_acct a = { };
+	struct randstat_kstat k = { .t_ns = 1000000 };
+
+	randstat_acct_enter(&a, RS_STATE_ACTIVE, &k, false);
+	KUNIT_EXPECT_EQ(test, a.state, RS_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, a.prev_ns, 1000000ULL);
+	KUNIT_EXPECT_EQ(test, a.steal_credit, 0ULL);
+
+	/* user at 5 ms, its interrupt 0.3 ms late: 4 ms sampled */
+	KUNIT_EXPECT_EQ(test, randstat_acct_sample(&a, RS_USER, 1, 5000000,
+						   5300000, 0, NULL),
+			4000000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.sampled_ns, 4000000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.samples[RS_USER], 1ULL);
+	KUNIT_EXPECT_EQ(test, a.prev_ns, 5000000ULL);
+
+	/*
+	 * Two expiries, the last at 9 ms, taken at 9.3 ms: the CPU is idle
+	 * and stops.  The sampled time runs to the interrupt, 8.3 ms, and
+	 * the dormant span starts there.
+	 */
+	k.t_ns = 9350000;
+	k.ns[RS_IDLE] = 50000000;
+	KUNIT_EXPECT_EQ(test, randstat_acct_sample(&a, RS_IDLE, 2, 9000000,
+						   9300000, 0, &k),
+			4000000ULL);
+	KUNIT_EXPECT_EQ(test, a.state, RS_STATE_DORMANT);
+	KUNIT_EXPECT_EQ(test, a.c.dormancies, 1ULL);
+	KUNIT_EXPECT_EQ(test, a.c.samples[RS_IDLE], 2ULL);
+	KUNIT_EXPECT_EQ(test, a.c.overruns, 1ULL);
+	KUNIT_EXPECT_EQ(test, a.c.sampled_ns, 8300000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.elapsed_ns, 8300000ULL);
+	KUNIT_EXPECT_EQ(test, a.base.t_ns, 9300000ULL);
+
+	/* awake at 20 ms, asleep all the 10.7 ms since */
+	k.t_ns = 20000000;
+	k.ns[RS_IDLE] = 60700000;
+	randstat_acct_enter(&a, RS_STATE_ACTIVE, &k, false);
+	KUNIT_EXPECT_EQ(test, a.state, RS_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, a.c.exact_ns[RS_IDLE], 10700000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.exact_ns[RS_IRQ], 0ULL);
+	KUNIT_EXPECT_EQ(test, a.prev_ns, 20000000ULL);
+	KUNIT_EXPECT_EQ(test, a.steal_credit, 10700000ULL);
+
+	/* 1 ms of steal accounted at the wakeup: the span's, not the sample's */
+	KUNIT_EXPECT_EQ(test, randstat_acct_sample(&a, RS_SYSTEM, 1, 24000000,
+						   24010000, 1000000, NULL),
+			4000000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.exact_ns[RS_IDLE], 9700000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.exact_ns[RS_STEAL], 1000000ULL);
+	KUNIT_EXPECT_EQ(test, a.steal_credit, 0ULL);
+	KUNIT_EXPECT_EQ(test, a.base.ns[RS_STEAL], 1000000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.sampled_ns, 12300000ULL);
+
+	/* offline at 26 ms: the 2 ms since the last sample are sampled */
+	k.t_ns = 26000000;
+	k.ns[RS_STEAL] = 1000000;
+	randstat_acct_enter(&a, RS_STATE_OFF, &k, false);
+	KUNIT_EXPECT_EQ(test, a.state, RS_STATE_OFF);
+	KUNIT_EXPECT_EQ(test, a.c.sampled_ns, 14300000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.elapsed_ns, 25000000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.dormancies, 1ULL);
+}
+
+/* A reset: every count zeroed, the state kept, the time counted from now. */
+static void acct_reset_test(struct kunit *test)
+{
+	static const struct randstat_counters zero_c;
+	static const struct randstat_hists zero_h;
+	struct randstat_acct a = { };
+	struct randstat_kstat k = { .t_ns = 1000000 };
+
+	randstat_acct_enter(&a, RS_STATE_ACTIVE, &k, false);
+	k.t_ns = 2000000;
+	k.ns[RS_IDLE] = 7000000;
+	randstat_acct_sample(&a, RS_IDLE, 1, 2000000, 2000000, 0, &k);
+	k.t_ns = 5000000;
+	k.ns[RS_IDLE] = 10000000;
+	randstat_acct_enter(&a, RS_STATE_ACTIVE, &k, false);
+	randstat_record_timing(&a.c, &a.hist, 1000, 2000);
+	KUNIT_ASSERT_EQ(test, a.steal_credit, 3000000ULL);
+
+	/* steal the kernel counted before the reset is not owed after it */
+	k.t_ns = 6000000;
+	k.ns[RS_STEAL] = 400000;
+	randstat_acct_enter(&a, a.state, &k, true);
+	KUNIT_EXPECT_EQ(test, a.state, RS_STATE_ACTIVE);
+	KUNIT_EXPECT_EQ(test, memcmp(&a.c, &zero_c, sizeof(zero_c)), 0);
+	KUNIT_EXPECT_EQ(test, memcmp(&a.hist, &zero_h, sizeof(zero_h)), 0);
+	KUNIT_EXPECT_EQ(test, a.prev_ns, 6000000ULL);
+	KUNIT_EXPECT_EQ(test, a.steal_credit, 0ULL);
+	KUNIT_EXPECT_EQ(test, a.base.ns[RS_STEAL], 400000ULL);
+
+	/* the next sample shares the time from the reset only */
+	KUNIT_EXPECT_EQ(test, randstat_acct_sample(&a, RS_USER, 1, 9000000,
+						   9000000, 400000, NULL),
+			3000000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.sampled_ns, 3000000ULL);
+	KUNIT_EXPECT_EQ(test, a.c.exact_ns[RS_STEAL], 0ULL);
+}
+
 static struct kunit_case randstat_dormancy_cases[] = {
 	KUNIT_CASE(charge_dormant_test),
 	KUNIT_CASE(estimate_mixed_test),
@@ -623,6 +733,8 @@ static struct kunit_case randstat_dormancy_cases[] = {
 	KUNIT_CASE(steal_backlog_test),
 	KUNIT_CASE(stop_budget_test),
 	KUNIT_CASE(idle_cancel_test),
+	KUNIT_CASE(acct_transitions_test),
+	KUNIT_CASE(acct_reset_test),
 	{}
 };
 

@@ -347,6 +347,107 @@ u64 randstat_charge_pending(struct randstat_counters *c,
 	}
 }
 
+/* The exact idle and iowait charged so far. */
+static u64 randstat_asleep_ns(const struct randstat_counters *c)
+{
+	return c->exact_ns[RS_IDLE] + c->exact_ns[RS_IOWAIT];
+}
+
+/**
+ * randstat_acct_enter() - move a CPU's accounting from its state to @to
+ * @a: the CPU's accounting
+ * @to: the new state (the same one, with @zero, for a reset)
+ * @now: the kernel's figures now (for steal: the kernel's total)
+ * @zero: zero the counters instead of charging what is pending (a reset)
+ *
+ * What the outgoing state owes is charged (randstat_charge_pending()),
+ * and a sampling CPU that stops owes the time since its last sample as
+ * sampled time (randstat_charge_span()).  The incoming state charges from
+ * @now: its figures become @a->base, and sampling (re)started, or reset,
+ * counts its time from @now.  A CPU that resumes sampling after a dormant
+ * span keeps that span's exact idle and iowait as the credit a steal
+ * backlog may take.  The caller holds the CPU's write section.
+ */
+void randstat_acct_enter(struct randstat_acct *a, enum randstat_state to,
+			 const struct randstat_kstat *now, bool zero)
+{
+	u64 steal = a->base.ns[RS_STEAL], asleep = randstat_asleep_ns(&a->c);
+
+	if (zero) {
+		memset(&a->c, 0, sizeof(a->c));
+		memset(&a->hist, 0, sizeof(a->hist));
+		asleep = 0;
+	}
+	/* From a reset or from off, nothing before now is owed. */
+	if (zero || a->state == RS_STATE_OFF)
+		steal = now->ns[RS_STEAL];
+	else
+		steal += randstat_charge_pending(&a->c, a->state, &a->base,
+						 now, false);
+	/* Leaving sampling: the time since the last sample is sampled. */
+	if (!zero && a->state == RS_STATE_ACTIVE && to != RS_STATE_ACTIVE)
+		randstat_charge_span(&a->c,
+				     randstat_growth(a->prev_ns, now->t_ns));
+	if (zero || (to == RS_STATE_ACTIVE && a->state != RS_STATE_ACTIVE)) {
+		a->prev_ns = now->t_ns;
+		a->steal_credit = randstat_asleep_ns(&a->c) - asleep;
+	}
+	a->base = *now;
+	a->base.ns[RS_STEAL] = steal;
+	if (to == RS_STATE_DORMANT && a->state != RS_STATE_DORMANT) {
+		a->c.dormancies++;
+		memset(&a->busy, 0, sizeof(a->busy));
+	}
+	WRITE_ONCE(a->state, to);
+}
+
+/**
+ * randstat_acct_sample() - charge a sample, and stop sampling if it dozes
+ * @a: the CPU's accounting, sampling
+ * @cls: the class the sample found
+ * @nsamples: the expiries it stands for (randstat_advance())
+ * @last_ns: the last of them
+ * @now_ns: when the interrupt came
+ * @steal_ns: the kernel's steal total now
+ * @doze: NULL to go on sampling; else the kernel's figures at the
+ *	interrupt, and the CPU goes dormant
+ *
+ * The samples share the interval since the previous expiry, with a
+ * dormant span's steal backlog first and this interval's steal taken out
+ * (randstat_charge()).  A sample that dozes ends the sampled time at
+ * @now_ns, not at @last_ns: every expiry up to @now_ns was counted, so a
+ * late interrupt's wait after @last_ns is time the samples watched, and
+ * ending the sampled time at @last_ns would keep their count but drop
+ * that time (an excess of lateness / mean samples per stop).  The span
+ * charged exactly starts at @now_ns.  The caller holds the CPU's write
+ * section.
+ *
+ * Return: the interval the samples share (the trace event's weight).
+ */
+u64 randstat_acct_sample(struct randstat_acct *a, enum randstat_class cls,
+			 u64 nsamples, u64 last_ns, u64 now_ns, u64 steal_ns,
+			 const struct randstat_kstat *doze)
+{
+	u64 steal = randstat_growth(a->base.ns[RS_STEAL], steal_ns);
+	u64 weight = randstat_growth(a->prev_ns, last_ns), back = 0;
+	struct randstat_kstat k;
+
+	if (unlikely(a->steal_credit)) {
+		back = randstat_charge_backlog(&a->c, steal, &a->steal_credit);
+		a->steal_credit = 0;
+	}
+	a->base.ns[RS_STEAL] += back + randstat_charge(&a->c, cls, nsamples,
+						       weight, steal - back);
+	a->c.overruns += nsamples - 1;
+	a->prev_ns = last_ns;
+	if (doze) {
+		k = *doze;
+		k.t_ns = now_ns;
+		randstat_acct_enter(a, RS_STATE_DORMANT, &k, false);
+	}
+	return weight;
+}
+
 /**
  * randstat_dormant_busy() - should a dormant CPU resume sampling?
  * @span_ns: the time since the CPU first looked, at the end of the wakeup

@@ -168,55 +168,18 @@ static void randstat_kstat_read(unsigned int cpu, bool all,
 }
 
 /**
- * __randstat_enter() - move a CPU's sampler to @to; see randstat_enter()
- * @rc: the CPU's sampler
- * @to: the new state
- * @now: the kernel's figures now (randstat_kstat_read())
- * @zero: zero the counters instead of charging what is pending (reset)
- *
- * Inside a write section of @rc->seq.
- */
-static void __randstat_enter(struct randstat_cpu *rc, enum randstat_state to,
-			     const struct randstat_kstat *now, bool zero)
-{
-	u64 steal = rc->base.ns[RS_STEAL];
-
-	if (zero) {
-		memset(&rc->c, 0, sizeof(rc->c));
-		memset(&rc->hist, 0, sizeof(rc->hist));
-	}
-	/* From a reset or from off, nothing before now is owed. */
-	if (zero || rc->state == RS_STATE_OFF)
-		steal = now->ns[RS_STEAL];
-	else
-		steal += randstat_charge_pending(&rc->c, rc->state, &rc->base,
-						 now, false);
-	/* Leaving sampling: the time since the last sample is sampled. */
-	if (!zero && rc->state == RS_STATE_ACTIVE && to != RS_STATE_ACTIVE)
-		randstat_charge_span(&rc->c,
-				     max_t(s64, now->t_ns -
-					   ktime_to_ns(rc->prev_expires), 0));
-	rc->base = *now;
-	rc->base.ns[RS_STEAL] = steal;
-	if (to == RS_STATE_DORMANT && rc->state != RS_STATE_DORMANT) {
-		rc->c.dormancies++;
-		memset(&rc->busy, 0, sizeof(rc->busy));
-	}
-	WRITE_ONCE(rc->state, to);
-}
-
-/**
  * randstat_enter() - move a CPU's sampler from its state to @to
  * @rc: the CPU's sampler
  * @cpu: the CPU
  * @to: the new state (the same one, with @zero, for a reset)
  * @zero: zero the counters instead of charging what is pending
  *
- * The one place a sampler's state changes.  What the outgoing state owes
- * is charged and the incoming state's figures are taken, in one write
- * section, so a reader sees either the old state with its pending charge
- * or the new one.  The caller starts or stops the timer.  Interrupts are
- * off, on @cpu itself, or @cpu is offline.
+ * The one place a sampler's state changes, but a sample's own stop
+ * (randstat_timer_fn()).  What the outgoing state owes is charged and the
+ * incoming state's figures are taken (randstat_acct_enter()), in one
+ * write section, so a reader sees either the old state with its pending
+ * charge or the new one.  The caller starts or stops the timer.
+ * Interrupts are off, on @cpu itself, or @cpu is offline.
  */
 void randstat_enter(struct randstat_cpu *rc, unsigned int cpu,
 		    enum randstat_state to, bool zero)
@@ -224,9 +187,9 @@ void randstat_enter(struct randstat_cpu *rc, unsigned int cpu,
 	struct randstat_kstat now;
 
 	randstat_kstat_read(cpu, to == RS_STATE_EXACT ||
-			    rc->state == RS_STATE_EXACT, &now);
+			    rc->acct.state == RS_STATE_EXACT, &now);
 	write_seqcount_begin(&rc->seq);
-	__randstat_enter(rc, to, &now, zero);
+	randstat_acct_enter(&rc->acct, to, &now, zero);
 	write_seqcount_end(&rc->seq);
 }
 
@@ -286,8 +249,8 @@ static u64 randstat_ns_since(ktime_t a, ktime_t b)
  * Start the timer, on its CPU: the one place it is started, but for its
  * own restarts.  The first sample is the law's continuation from the last
  * one (randstat_draw_resume(); from a fresh start, a fresh draw), so a
- * resumed CPU is sampled as if it had never stopped.  Samples charge from
- * now.
+ * resumed CPU is sampled as if it had never stopped.  @now is where
+ * randstat_enter() began the sampled time.
  */
 static void randstat_arm(struct randstat_cpu *rc, ktime_t now)
 {
@@ -301,7 +264,6 @@ static void randstat_arm(struct randstat_cpu *rc, ktime_t now)
 					     randstat_ns_since(now, rc->last_sample));
 	else
 		delay = randstat_draw_interval(&rc->rng, law, w);
-	rc->prev_expires = now;
 	hrtimer_start(&rc->timer, ktime_add_ns(now, delay),
 		      HRTIMER_MODE_ABS_PINNED_HARD);
 }
@@ -315,54 +277,33 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
 	ktime_t now = ktime_get();
 	ktime_t expires = hrtimer_get_expires(timer);
 	enum randstat_class cls = randstat_sample_class(rc);
-	u64 steal = randstat_growth(rc->base.ns[RS_STEAL],
-				    kcpustat_this_cpu->cpustat[CPUTIME_STEAL]);
+	u64 steal = READ_ONCE(kcpustat_this_cpu->cpustat[CPUTIME_STEAL]);
 	struct randstat_kstat k;
 	enum randstat_law law;
 	struct randstat_window w = randstat_get_law(&law);
 	/* Only a sample that finds the idle task idle stops the sampler. */
 	bool doze = (cls == RS_IDLE || cls == RS_IOWAIT) &&
 		    randstat_may_doze(rc, law);
-	u64 last, next = ktime_to_ns(expires), nsamples, weight, back;
+	u64 last, next = ktime_to_ns(expires), nsamples, weight;
 
 	randstat_take_rekey(rc);
 	nsamples = randstat_advance(&rc->rng, law, w, ktime_to_ns(now),
 				    &last, &next);
-	weight = randstat_ns_since(ns_to_ktime(last), rc->prev_expires);
-	if (doze) {
-		/*
-		 * The sample found the idle task idle, so
-		 * randstat_sample_iowait() has just read the NO_HZ sleep
-		 * times (randstat_may_doze() wants them there).
-		 */
+	/*
+	 * The sample found the idle task idle, so randstat_sample_iowait()
+	 * has just read the NO_HZ sleep times (randstat_may_doze() wants
+	 * them there): the dormant span charges from them.
+	 */
+	if (doze)
 		randstat_kstat_fill(cpu, false, rc->last_idle_us,
 				    rc->last_iowait_us, &k);
-		/*
-		 * The sampled time runs to @now, not to @last: every expiry
-		 * up to @now was counted, so a late interrupt's wait after
-		 * @last is time the samples watched, and ending the sampled
-		 * time at @last would keep their count but drop that time
-		 * (an excess of lateness / mean samples per stop).  The span
-		 * charged exactly starts at @now, from the sleep times NO_HZ
-		 * stopped at the interrupt's entry.
-		 */
-		k.t_ns = ktime_to_ns(now);
-	}
 
 	write_seqcount_begin(&rc->seq);
-	/* A dormant span's steal backlog first, then this interval's. */
-	back = 0;
-	if (unlikely(rc->steal_credit)) {
-		back = randstat_charge_backlog(&rc->c, steal, &rc->steal_credit);
-		rc->steal_credit = 0;
-	}
-	rc->base.ns[RS_STEAL] += back + randstat_charge(&rc->c, cls, nsamples,
-							weight, steal - back);
-	rc->c.overruns += nsamples - 1;
-	rc->prev_expires = ns_to_ktime(last);
-	if (doze)
-		__randstat_enter(rc, RS_STATE_DORMANT, &k, false);
-	randstat_record_timing(&rc->c, &rc->hist, local_clock() - start,
+	weight = randstat_acct_sample(&rc->acct, cls, nsamples, last,
+				      ktime_to_ns(now), steal,
+				      doze ? &k : NULL);
+	randstat_record_timing(&rc->acct.c, &rc->acct.hist,
+			       local_clock() - start,
 			       ktime_to_ns(ktime_sub(now, expires)));
 	write_seqcount_end(&rc->seq);
 	/* A static branch, not taken unless randstat:sample is enabled. */
@@ -381,13 +322,9 @@ static enum hrtimer_restart randstat_timer_fn(struct hrtimer *timer)
  */
 void randstat_wake(struct randstat_cpu *rc)
 {
-	u64 idle = rc->c.exact_ns[RS_IDLE] + rc->c.exact_ns[RS_IOWAIT];
-
 	lockdep_assert_irqs_disabled();
 	randstat_enter(rc, smp_processor_id(), RS_STATE_ACTIVE, false);
-	rc->steal_credit = rc->c.exact_ns[RS_IDLE] + rc->c.exact_ns[RS_IOWAIT] -
-			   idle;
-	randstat_arm(rc, ns_to_ktime(rc->base.t_ns));
+	randstat_arm(rc, ns_to_ktime(rc->acct.base.t_ns));
 }
 
 /*
@@ -405,10 +342,9 @@ static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
 	rc->last_iowait_us = get_cpu_iowait_time_us(cpu, NULL);
 	rc->last_iowait = false;
 	rc->nohz_idle = false;
-	rc->steal_credit = 0;
 	rc->stop_from = RANDSTAT_STOP_FRESH(jiffies);
 	randstat_enter(rc, cpu, RS_STATE_ACTIVE, false);
-	rc->last_sample = ns_to_ktime(rc->base.t_ns);
+	rc->last_sample = ns_to_ktime(rc->acct.base.t_ns);
 	randstat_arm(rc, rc->last_sample);
 }
 
@@ -420,7 +356,7 @@ static void randstat_start(struct randstat_cpu *rc, unsigned int cpu)
 static void randstat_stop(struct randstat_cpu *rc, unsigned int cpu)
 {
 	lockdep_assert_irqs_disabled();
-	if (rc->state == RS_STATE_ACTIVE)
+	if (rc->acct.state == RS_STATE_ACTIVE)
 		hrtimer_try_to_cancel(&rc->timer);
 	randstat_enter(rc, cpu, RS_STATE_OFF, false);
 }
@@ -499,7 +435,7 @@ void randstat_apply_modes(void)
 	mutex_lock(&randstat_mode_lock);
 	for_each_online_cpu(cpu) {
 		rc = per_cpu_ptr(&randstat_cpus, cpu);
-		exact = READ_ONCE(rc->state) == RS_STATE_EXACT;
+		exact = READ_ONCE(rc->acct.state) == RS_STATE_EXACT;
 		if (exact != randstat_cpu_is_exact(cpu))
 			work_on_cpu(cpu, randstat_restart_fn, NULL);
 	}
@@ -561,9 +497,9 @@ enum randstat_state randstat_read_cpu(unsigned int cpu,
 
 	do {
 		seq = read_seqcount_begin(&rc->seq);
-		*c = rc->c;
-		state = READ_ONCE(rc->state);
-		base = rc->base;
+		*c = rc->acct.c;
+		state = READ_ONCE(rc->acct.state);
+		base = rc->acct.base;
 		if (state == RS_STATE_DORMANT || state == RS_STATE_EXACT)
 			randstat_kstat_read(cpu, state == RS_STATE_EXACT, &now);
 	} while (read_seqcount_retry(&rc->seq, seq));
@@ -585,7 +521,7 @@ void randstat_read_hist(unsigned int cpu, struct randstat_hists *h)
 
 	do {
 		seq = read_seqcount_begin(&rc->seq);
-		*h = rc->hist;
+		*h = rc->acct.hist;
 	} while (read_seqcount_retry(&rc->seq, seq));
 }
 
@@ -598,9 +534,7 @@ void randstat_read_hist(unsigned int cpu, struct randstat_hists *h)
 static void randstat_reset_cpu(struct randstat_cpu *rc, unsigned int cpu)
 {
 	lockdep_assert_irqs_disabled();
-	randstat_enter(rc, cpu, rc->state, true);
-	rc->prev_expires = ns_to_ktime(rc->base.t_ns);
-	rc->steal_credit = 0;
+	randstat_enter(rc, cpu, rc->acct.state, true);
 }
 
 static void randstat_reset_this_cpu(void *unused)
@@ -612,7 +546,7 @@ static void randstat_reset_this_cpu(void *unused)
 static bool randstat_resets_itself(int cpu, void *unused)
 {
 	return cpu_online(cpu) &&
-	       READ_ONCE(per_cpu_ptr(&randstat_cpus, cpu)->state) !=
+	       READ_ONCE(per_cpu_ptr(&randstat_cpus, cpu)->acct.state) !=
 	       RS_STATE_EXACT;
 }
 

@@ -22,25 +22,18 @@
  * @rekey_ready: @rekey is filled and not yet used; set (release) by the
  *	rekey work, cleared (release) by this CPU's timer, which alone then
  *	reads @rekey
- * @seq: lets readers copy @c, @hist, @state and @base consistently; written only
- *	by this CPU with interrupts off, or while it is offline
- * @c: the counters
- * @hist: the histograms of the sampler's own timing
- * @state: what the sampler is doing (enum randstat_state)
- * @base: the kernel's figures the current state charges from; its steal
- *	is the steal charged so far, in every state
- * @prev_expires: the time up to which samples have been charged: the last
- *	expiry counted, or when the sampler last (re)started
+ * @seq: lets readers copy @acct's counters, histograms, state and base
+ *	consistently; written only by this CPU with interrupts off, or while
+ *	it is offline
+ * @acct: what the sampler has charged, its state and the figures it
+ *	charges from; changed through randstat_enter() and the timer's
+ *	randstat_acct_sample() (but the busy check's window, tickless.c)
  * @last_sample: the last expiry counted (the law's floor runs from it)
  * @last_idle_us: get_cpu_idle_time_us() at the last idle sample
  * @last_iowait_us: get_cpu_iowait_time_us() at the last idle sample
  * @last_iowait: the last idle sample was iowait
  * @nohz_idle: the kernel keeps exact idle sleep times here (NO_HZ)
- * @steal_credit: the idle and iowait the last dormant span was charged
- *	that a steal backlog may still be taken from
- *	(randstat_charge_backlog()), until the first sample after it
  * @stop_from: the budget of stops at idle entries (randstat_stop_budget())
- * @busy: dormant: the busy check's window
  */
 struct randstat_cpu {
 	struct hrtimer timer;
@@ -48,19 +41,13 @@ struct randstat_cpu {
 	u32 rekey[RANDSTAT_KEY_WORDS];
 	bool rekey_ready;
 	seqcount_t seq;
-	struct randstat_counters c;
-	struct randstat_hists hist;
-	enum randstat_state state;
-	struct randstat_kstat base;
-	ktime_t prev_expires;
+	struct randstat_acct acct;
 	ktime_t last_sample;
 	u64 last_idle_us;
 	u64 last_iowait_us;
 	bool last_iowait;
 	bool nohz_idle;
-	u64 steal_credit;
 	unsigned long stop_from;
-	struct randstat_busy busy;
 };
 
 DECLARE_PER_CPU(struct randstat_cpu, randstat_cpus);

@@ -69,7 +69,7 @@ static void randstat_wake_this_cpu(void)
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (rc->state == RS_STATE_DORMANT)
+	if (rc->acct.state == RS_STATE_DORMANT)
 		randstat_wake(rc);
 	local_irq_restore(flags);
 }
@@ -106,7 +106,7 @@ static void randstat_idle_enter(struct randstat_cpu *rc, unsigned int state)
 				      randstat_default_idle_broadcast()))
 		return;
 	local_irq_save(flags);
-	if (rc->state != RS_STATE_ACTIVE)
+	if (rc->acct.state != RS_STATE_ACTIVE)
 		goto out;
 	/*
 	 * A sample already due (its interrupt held back by the path into
@@ -136,19 +136,19 @@ static void randstat_idle_probe(void *data, unsigned int state,
 	int cpu;
 
 	if (state != PWR_EVENT_EXIT) {
-		if (READ_ONCE(rc->state) == RS_STATE_ACTIVE)
+		if (READ_ONCE(rc->acct.state) == RS_STATE_ACTIVE)
 			randstat_idle_enter(rc, state);
 		return;
 	}
-	if (READ_ONCE(rc->state) != RS_STATE_DORMANT)
+	if (READ_ONCE(rc->acct.state) != RS_STATE_DORMANT)
 		return;
 	local_irq_save(flags);
-	if (rc->state != RS_STATE_DORMANT)
+	if (rc->acct.state != RS_STATE_DORMANT)
 		goto out;
 	/* Woken by interrupts only: has serving them kept it busy? */
 	cpu = smp_processor_id();
 	if (need_resched() ||
-	    randstat_busy_update(&rc->busy, ktime_get_ns(),
+	    randstat_busy_update(&rc->acct.busy, ktime_get_ns(),
 				 (get_cpu_idle_time_us(cpu, NULL) +
 				  get_cpu_iowait_time_us(cpu, NULL)) *
 				 NSEC_PER_USEC))
@@ -168,7 +168,9 @@ out:
  */
 static void randstat_pelt_check(void)
 {
-	if (READ_ONCE(this_cpu_ptr(&randstat_cpus)->state) == RS_STATE_DORMANT &&
+	struct randstat_cpu *rc = this_cpu_ptr(&randstat_cpus);
+
+	if (READ_ONCE(rc->acct.state) == RS_STATE_DORMANT &&
 	    !is_idle_task(current))
 		randstat_wake_this_cpu();
 }

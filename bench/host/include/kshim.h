@@ -33,6 +33,8 @@ typedef uint64_t __u64;
 #define noinline		__attribute__((__noinline__))
 #define BUILD_BUG_ON(cond)	_Static_assert(!(cond), #cond)
 #define WARN_ON_ONCE(cond)	((void)(cond))
+#define unlikely(x)		__builtin_expect(!!(x), 0)
+#define WRITE_ONCE(x, val)	(*(volatile __typeof__(x) *)&(x) = (val))
 #define EXPORT_SYMBOL(sym)
 #define ARRAY_SIZE(a)		(sizeof(a) / sizeof((a)[0]))
 

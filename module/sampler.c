@@ -20,12 +20,14 @@
  *   any -> OFF                  the CPU goes offline, or its mode changes
  *   any -> itself               reset: the counters zeroed, the state kept
  *
- * randstat_enter() alone moves a CPU from one state to another: in one
- * write section of the CPU's seqcount it charges what the outgoing state
- * owes (randstat_charge_pending(): a dormant span from the kernel's exact
+ * randstat_acct_enter() (estimator.c, pure) alone moves a CPU from one
+ * state to another: it charges what the outgoing state owes
+ * (randstat_charge_pending(): a dormant span from the kernel's exact
  * NO_HZ sleep times, an exact CPU's growth of the kernel's figures) and
- * keeps the kernel's figures the incoming state will charge from.  The
- * timer, the probes, hotplug, mode changes and reset are thin callers.
+ * keeps the kernel's figures the incoming state will charge from.
+ * randstat_enter() calls it in one write section of the CPU's seqcount,
+ * for the probes, hotplug, mode changes and reset; the timer's sample
+ * that finds the CPU idle stops it through randstat_acct_sample().
  * A reader copies the counters, the state and those figures in one read
  * section and charges what is pending on its copy with the same pure
  * function, so what it shows is what the CPU would charge.

@@ -36,12 +36,13 @@
 #            twice: byte-identical (tests/srcpkg.sh; TAP); with readme
 #            in SUITES, it runs beside readme (see "srcpkg beside
 #            readme" below) and prints here
-#   faithful the faithful and faithful2 guests of tests/vm/run.sh: the
-#            module judged on a clock that does not lie (-icount), with no
-#            lateness allowance.  They start in the background before the
-#            first suite and run beside the host's suites (see "The
-#            faithful lane" below); here make check waits for them (KTAP)
-#   vm       the real module in QEMU guests, the faithful ones apart
+#   faithful the guests of tests/vm/run.sh on a clock that does not lie
+#            (-icount): faithful and faithful2, the module judged with no
+#            lateness allowance, and attack and prof.  They start in the
+#            background before the first suite and run beside the host's
+#            suites (see "The icount lanes" below); here make check waits
+#            for them (KTAP)
+#   vm       the real module in QEMU guests, those apart
 #            (tests/vm/run.sh; KTAP)
 #   debug    the module on the debug kernel (tests/debugkernel.sh: lockdep,
 #            KASAN, kmemleak, UBSAN, fault injection, IRQ time accounting;
@@ -60,7 +61,7 @@
 #            unit, running service or boot kernel (TAP)
 #
 # SUITES="reader kunit" runs a subset; SUITES=vm without faithful runs
-# the vm suite with the faithful guests in it.
+# the vm suite with the icount guests in it.
 set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -190,62 +191,87 @@ case " $suites " in *" vm "* | *" faithful "*)
 	fi ;;
 esac
 
-# The faithful lane.  The faithful and faithful2 guests (tests/vm/run.sh)
-# keep their clock by their instruction count (-icount shift=0,sleep=off):
-# what the host does beside them does not move their time, as it moves a
-# TCG guest's.  So they boot in the background while the host's own
-# suites (those before "faithful" in SUITES) run, and then, with "debug"
-# in SUITES, the debug kernel is built (tests/debugkernel.sh; cached after
-# the first time).  They run from a copy of the tree outside it, with
-# their builds and logs there too: the host suites' cleans reach every
-# object file under the tree (`make clean` is Kbuild's with M= the tree).
-# The faithful suite's place in SUITES is where make check waits for
-# them, prints what they printed and keeps their logs in
-# tests/out/faithful; no other guest boots before that.
-lane_job=
+# The icount lanes.  The faithful, faithful2, attack and prof guests
+# (tests/vm/run.sh) keep their clock by their instruction count (-icount
+# SHIFT,sleep=off): what the host does beside them does not move their
+# time, as it moves a plain TCG guest's.  So they boot in the background
+# while the host's own suites (those before "faithful" in SUITES) run, in
+# two lanes, one guest each at a time (tests/vm/boot.sh shares its lock
+# among icount guests only), and then, with "debug" in SUITES, the first
+# lane builds the debug kernel (tests/debugkernel.sh; cached after the
+# first time).  Each lane runs from a copy of the tree outside it, with
+# its builds and logs there too: the host suites' cleans reach every
+# object file under the tree (`make clean` is Kbuild's with M= the
+# tree), and the two lanes' module builds would meet in one tree.  The
+# faithful suite's place in SUITES is where make check waits for them,
+# prints what they printed and keeps their logs in tests/out/faithful;
+# no plain guest boots before that.  The lanes, about 10 minutes each
+# beside the host's suites: faithful (6 min) and faithful2 (4), attack
+# (7.5) and prof (1).
+lane_suites=("faithful faithful2" "attack prof")
+lanes=()
+lane_jobs=()
 case " $suites " in *" faithful "*)
-	lane=$(mktemp -d "${TMPDIR:-/tmp}/randstat-faithful.XXXXXX") || exit 1
-	mkdir -p "$lane/src"
-	if git rev-parse --git-dir >/dev/null 2>&1; then
-		git ls-files -z --cached --others --exclude-standard |
-			tar --null -T - -cf - | tar -C "$lane/src" -xf -
-	else
-		tar --exclude=./tests/out -cf - . | tar -C "$lane/src" -xf -
-	fi
-	(
-		env VM_SUITES="faithful faithful2" RANDSTAT_OUT="$lane/out" \
-			bash "$lane/src/tests/vm/run.sh" >"$lane/run.log" 2>&1
-		echo $? >"$lane/status"
-		echo "# the faithful lane: its guests done at make check's minute $((SECONDS / 60))" >>"$lane/run.log"
-		case " $suites " in *" debug "*)
-			bash tests/debugkernel.sh >/dev/null 2>"$lane/debugkernel.log"
-			echo "# the faithful lane: the debug kernel ready at minute $((SECONDS / 60))" >>"$lane/run.log" ;;
-		esac
-	) &
-	lane_job=$! ;;
+	for i in "${!lane_suites[@]}"; do
+		lane=$(mktemp -d "${TMPDIR:-/tmp}/randstat-icount$i.XXXXXX") || exit 1
+		mkdir -p "$lane/src"
+		if git rev-parse --git-dir >/dev/null 2>&1; then
+			git ls-files -z --cached --others --exclude-standard |
+				tar --null -T - -cf - | tar -C "$lane/src" -xf -
+		else
+			tar --exclude=./tests/out -cf - . | tar -C "$lane/src" -xf -
+		fi
+		(
+			# The runner's own tests once, in the first lane.
+			env VM_SUITES="${lane_suites[$i]}" RANDSTAT_OUT="$lane/out" \
+				RANDSTAT_VM_SELFTEST=$((i == 0)) \
+				bash "$lane/src/tests/vm/run.sh" >"$lane/run.log" 2>&1
+			echo $? >"$lane/status"
+			echo "# icount lane $i (${lane_suites[$i]}): its guests done at make check's minute $((SECONDS / 60))" >>"$lane/run.log"
+			case $i," $suites " in 0,*" debug "*)
+				bash tests/debugkernel.sh >/dev/null 2>"$lane/debugkernel.log"
+				echo "# icount lane $i: the debug kernel ready at minute $((SECONDS / 60))" >>"$lane/run.log" ;;
+			esac
+		) &
+		lanes+=("$lane")
+		lane_jobs+=($!)
+	done ;;
 esac
 # lane_wait: before any other guest boots (SUITES may name one before
-# "faithful"), the lane is done.
+# "faithful"), the lanes are done.
 lane_waited=0
 lane_wait() {
-	[ -n "$lane_job" ] && [ "$lane_waited" = 0 ] || return 0
-	wait "$lane_job"
+	[ "${#lane_jobs[@]}" -gt 0 ] && [ "$lane_waited" = 0 ] || return 0
+	wait "${lane_jobs[@]}"
 	lane_waited=1
 }
-# bg_report LOG STATUS: what a job run in the background (the faithful
-# lane, srcpkg) printed, and its status, once `wait` has seen it end
-# (run_suite's pipeline runs in a subshell, which cannot wait for it).
+# bg_report LOG STATUS: what a job run in the background (srcpkg)
+# printed, and its status, once `wait` has seen it end (run_suite's
+# pipeline runs in a subshell, which cannot wait for it).
 bg_report() {
 	cat "$1"
 	return "$(cat "$2" 2>/dev/null || echo 1)"
 }
-# faithful_keep: the lane's logs into tests/out/faithful, the rest away.
-faithful_keep() {
+# lanes_report: the icount lanes' logs, one after the other, and a
+# failing status if either lane's was.
+lanes_report() {
+	local l st=0
+	for l in "${lanes[@]}"; do
+		bg_report "$l/run.log" "$l/status" || st=1
+	done
+	return $st
+}
+# lanes_keep: the lanes' logs into tests/out/faithful (each lane's in a
+# directory of its own), the rest away.
+lanes_keep() {
+	local i
 	rm -rf "$out/faithful"
-	mkdir -p "$out/faithful"
-	find "$lane" -maxdepth 2 -type f \( -name '*.log' -o -name '*.ktap' -o -name '*.err' \) \
-		-exec cp -t "$out/faithful" {} +
-	rm -rf "$lane"
+	for i in "${!lanes[@]}"; do
+		mkdir -p "$out/faithful/lane$i"
+		find "${lanes[$i]}" -maxdepth 2 -type f \( -name '*.log' -o -name '*.ktap' -o -name '*.err' \) \
+			-exec cp -t "$out/faithful/lane$i" {} +
+		rm -rf "${lanes[$i]}"
+	done
 }
 
 # srcpkg beside readme.  The chroot suites leave a CPU idle: apt, dpkg
@@ -279,9 +305,9 @@ for s in $suites; do
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;
 	mutants) run_suite mutants 0 bash tests/mutate.sh --rotate "${MUTANTS_ROTATE:-3}" ;;
 	faithful) lane_wait
-		run_suite faithful 0 bg_report "$lane/run.log" "$lane/status"
-		faithful_keep ;;
-	vm)	run_suite vm 0 env VM_EXCLUDE="${lane_job:+faithful faithful2}" bash tests/vm/run.sh ;;
+		run_suite faithful 0 lanes_report
+		lanes_keep ;;
+	vm)	run_suite vm 0 env VM_EXCLUDE="${lanes[*]:+${lane_suites[*]}}" bash tests/vm/run.sh ;;
 	debug)	run_suite debug 0 env KERNELS=debug VM_SUITES=debug \
 			RANDSTAT_OUT="$out/debug" bash tests/vm/run.sh ;;
 	arm64)	run_suite arm64 0 env KERNELS=arm64 VM_SUITES="${ARM64_SUITES:-main tickless nohzfull judged evader timerstop}" \

@@ -1,10 +1,12 @@
 # shellcheck shell=sh
 # attack: can an unprivileged process use cpu1 without being charged?
-# (Documentation/design.rst, "Threat model".)  Booted under
-# single-threaded TCG (tests/vm/run.sh): under multi-threaded TCG a timer
-# interrupt due while a vCPU that another vCPU just woke runs user code
-# can be held until it enters the kernel, which looks like evasion and is
-# not.
+# (Documentation/design.rst, "Threat model".)  Booted with two CPUs on a
+# clock that keeps time, -icount shift=2,sleep=off (tests/vm/run.sh says
+# why shift=2): under plain TCG a busy host made the control's timers
+# late and moved it 11.5 points off vtime, and under multi-threaded TCG
+# a timer interrupt due while a vCPU that another vCPU just woke runs
+# user code can be held until it enters the kernel, which looks like
+# evasion and is not.
 #
 # The attack (tests/progs/attack, uid 65534): a watcher on cpu0 reads
 # /proc/randstat as fast as it can; each time cpu1 takes a sample it

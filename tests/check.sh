@@ -66,6 +66,8 @@ set -uo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo" || exit 1
+# shellcheck source=tests/tree.sh
+. tests/tree.sh
 out=$repo/tests/out
 mkdir -p "$out"
 
@@ -214,13 +216,7 @@ lane_jobs=()
 case " $suites " in *" faithful "*)
 	for i in "${!lane_suites[@]}"; do
 		lane=$(mktemp -d "${TMPDIR:-/tmp}/randstat-icount$i.XXXXXX") || exit 1
-		mkdir -p "$lane/src"
-		if git rev-parse --git-dir >/dev/null 2>&1; then
-			git ls-files -z --cached --others --exclude-standard |
-				tar --null -T - -cf - | tar -C "$lane/src" -xf -
-		else
-			tar --exclude=./tests/out -cf - . | tar -C "$lane/src" -xf -
-		fi
+		tree_copy "$lane/src" || exit 1
 		(
 			# The runner's own tests once, in the first lane.
 			env VM_SUITES="${lane_suites[$i]}" RANDSTAT_OUT="$lane/out" \

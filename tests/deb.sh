@@ -49,6 +49,8 @@ helper=/usr/libexec/randstat/randstat-textfile
 
 # shellcheck source=tests/chroot.sh
 . "$(dirname "$0")/chroot.sh"
+# shellcheck source=tests/tree.sh
+. "$(dirname "$0")/tree.sh"
 chroot_script_start deb "${BASH_SOURCE[0]}" "$@"
 
 # shellcheck source=tests/tap.sh
@@ -118,9 +120,7 @@ fi
 
 # The next version: the tree with a new changelog entry, built as the
 # maintainer would build it (make deb in an untracked tree lists every file).
-mkdir -p "$out/src-next"
-git ls-files -z --cached --others --exclude-standard |
-	tar --null -T - -cf - | tar -C "$out/src-next" -xf -
+tree_copy "$out/src-next"
 git -C "$out/src-next" init -q
 {
 	printf 'randstat (%s) unstable; urgency=medium\n\n' "$next"

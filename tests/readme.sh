@@ -42,6 +42,8 @@ user=newcomer
 
 # shellcheck source=tests/chroot.sh
 . "$(dirname "$0")/chroot.sh"
+# shellcheck source=tests/tree.sh
+. "$(dirname "$0")/tree.sh"
 chroot_script_start readme "${BASH_SOURCE[0]}" "$@"
 # shellcheck source=tests/tap.sh
 . "$(dirname "$0")/tap.sh"
@@ -233,9 +235,7 @@ echo "$user ALL=(ALL) NOPASSWD: ALL" >"$work/etc/sudoers.d/$user"
 chmod 440 "$work/etc/sudoers.d/$user"
 # A fresh clone of this tree (its files as git lists them, committed anew).
 home=/home/$user
-mkdir -p "$work$home/randstat"
-git ls-files -z --cached --others --exclude-standard |
-	tar --null -T - -cf - | tar -C "$work$home/randstat" -xf -
+tree_copy "$work$home/randstat"
 in_chroot "$work" chown -R "$user:$user" "$home/randstat"
 # as_user CMD: CMD in the clone, as the newcomer, in bash, with the PATH
 # Debian gives a user (no sbin).

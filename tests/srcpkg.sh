@@ -45,6 +45,8 @@ packages=(build-essential fakeroot)
 
 # shellcheck source=tests/chroot.sh
 . "$(dirname "$0")/chroot.sh"
+# shellcheck source=tests/tree.sh
+. "$(dirname "$0")/tree.sh"
 chroot_script_start srcpkg "${BASH_SOURCE[0]}" "$@"
 
 # shellcheck source=tests/tap.sh
@@ -69,9 +71,7 @@ upstream=${version%-*}
 epoch=$(dpkg-parsechangelog -S Timestamp)
 src=$out/src
 rm -rf "$src"
-mkdir -p "$src/randstat-$upstream"
-git ls-files -z --cached --others --exclude-standard |
-	tar --null -T - -cf - | tar -C "$src/randstat-$upstream" -xf -
+tree_copy "$src/randstat-$upstream"
 # The orig tarball: the upstream tree, the same bytes from the same commit.
 tar -C "$src" --sort=name --mtime="@$epoch" --owner=0 --group=0 \
 	--numeric-owner --exclude="randstat-$upstream/debian" -cf - \

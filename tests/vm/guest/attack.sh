@@ -91,10 +91,11 @@ result $? "exponential: the control ran as uid 65534 (${ASECS}s)"
 # The control, against vtime: it may not be charged less than its exact
 # user share (the direction an evader needs), nor more than its exact user
 # and system shares together, each beyond 4 sigma plus the edges.  Under
-# TCG the wake-up path runs long with interrupts off and ends in the
-# hog's user code, so a sample due there is taken in user mode, where
+# plain TCG the wake-up path ran long with interrupts off and ended in the
+# hog's user code, so a sample due there was taken in user mode, where
 # vtime counts system time (in 240 s runs: +1.3 points at ~230 wakeups a
-# second); system time is the only place such samples can come from.
+# second; on this icount guest +0.11); system time is the only place such
+# samples can come from.
 read -r _ q p _ _ sig edge qsys </tmp/exp_control
 awk -v q="$q" -v p="$p" -v sig="$sig" -v edge="$edge" -v qsys="$qsys" 'BEGIN {
 	d = p - q; if (d < 0) d = -d
@@ -129,8 +130,8 @@ awk -v a=exp_attack -v c=exp_control -v bar=0 "$ratio_prog" /tmp/exp_attack /tmp
 
 # --- tickless: work right after wakeups ---------------------------------------
 # cpu1 is idle between these workloads' bursts, so its sampler stops
-# (dormant) and every burst starts at a wakeup.  Here, single-threaded
-# as the attacks: under multi-threaded TCG a timer interrupt due while a
+# (dormant) and every burst starts at a wakeup.  Here, on the attacks'
+# icount clock: under multi-threaded TCG a timer interrupt due while a
 # just-woken vCPU runs user code can be held until it enters the kernel,
 # which would look like exactly the evasion these look for.
 VT_PROG='END {

@@ -20,8 +20,9 @@
 # there: the prof suite), RANDSTAT_QEMU_ROOT (a chroot whose
 # /usr/bin/qemu-system-x86_64 boots the guest instead of the host's: the
 # faithful2 suite's trixie QEMU 10, tests/vm/qemu-trixie.sh),
-# RANDSTAT_ARCH (amd64, the default, or arm64: Debian's arm64 kernel
-# under qemu-system-aarch64 -M virt -cpu cortex-a72, console ttyAMA0),
+# RANDSTAT_MEM (QEMU's -m, default 1G), RANDSTAT_ARCH (amd64, the
+# default, or arm64: Debian's arm64 kernel under qemu-system-aarch64
+# -M virt -cpu cortex-a72, console ttyAMA0),
 # RANDSTAT_TIMER_STOP (arm64, 1: the device tree of tests/vm/arm64-dtb.sh,
 # an idle state that stops the local timer, and the broadcast timer).
 set -euo pipefail
@@ -189,12 +190,12 @@ if [ -n "$qroot" ]; then
 fi
 # shellcheck disable=SC2054 # -cpu's commas are QEMU's
 if [ "$arch" = arm64 ] && [ "${RANDSTAT_TIMER_STOP:-0}" = 1 ]; then
-	bash "$here/arm64-dtb.sh" "$out/$name.dtb" "${machine[@]}" -smp "${RANDSTAT_SMP:-2}" -m 1G ||
+	bash "$here/arm64-dtb.sh" "$out/$name.dtb" "${machine[@]}" -smp "${RANDSTAT_SMP:-2}" -m "${RANDSTAT_MEM:-1G}" ||
 		exit 1
 	machine+=(-dtb "$out/$name.dtb")
 fi
 qemu=("${qbin[@]}" "${machine[@]}" -accel "tcg,thread=${RANDSTAT_TCG_THREAD:-multi}"
-	-smp "${RANDSTAT_SMP:-2}" -m 1G -nographic -no-reboot
+	-smp "${RANDSTAT_SMP:-2}" -m "${RANDSTAT_MEM:-1G}" -nographic -no-reboot
 	${qopts[@]+"${qopts[@]}"}
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline"
 	${disk[@]+"${disk[@]}"})

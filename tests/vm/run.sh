@@ -300,7 +300,7 @@ kernel_debug() {
 	# CPUs come from the MP table, where SeaBIOS lists one per package.
 	# shellcheck disable=SC2054 # RANDSTAT_SMP's commas are QEMU's
 	kernel_env+=(RANDSTAT_DISK_IOPS=0 RANDSTAT_GUEST_MODULES=
-		RANDSTAT_SMP=2,sockets=2,cores=1,threads=1
+		RANDSTAT_SMP=2,sockets=2,cores=1,threads=1 RANDSTAT_MEM=512M
 		RANDSTAT_VM_TIMEOUT="${RANDSTAT_VM_TIMEOUT:-1800}")
 	ko=none
 	[ "$smoke" -eq 1 ] && return 0

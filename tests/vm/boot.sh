@@ -107,26 +107,29 @@ exec 8>&-
 # would pick.  A bzImage with no xz payload or no PVH note (the debug
 # kernel's) is booted as it is.
 pvh_kernel() {
-	local bz=$1 sum dir off
+	local bz=$1 sum dir off tmp
 	if ! command -v xz >/dev/null || ! command -v readelf >/dev/null; then
 		echo "$bz"
 		return 0
 	fi
 	sum=$(cksum <"$bz" | cut -d' ' -f1)
 	dir=$lockdir/pvh
+	# A name of this process's own, then one rename: icount guests boot
+	# side by side, and two may unpack the same kernel at once.
+	tmp=$dir/vmlinux-$sum.tmp$$
 	if [ ! -s "$dir/vmlinux-$sum" ]; then
 		mkdir -p "$dir"
 		off=$(LC_ALL=C grep -abo -m 1 $'\xfd7zXZ' "$bz" | awk -F: 'NR == 1 { print $1 }')
 		if [ -z "$off" ] ||
 		   ! { tail -c +"$((off + 1))" "$bz" || true; } |
-			xz -dc --single-stream >"$dir/vmlinux-$sum.tmp" 2>/dev/null ||
-		   ! readelf -n "$dir/vmlinux-$sum.tmp" 2>/dev/null |
+			xz -dc --single-stream >"$tmp" 2>/dev/null ||
+		   ! readelf -n "$tmp" 2>/dev/null |
 			awk '/note type: \(0x00000012\)/ { f = 1 } END { exit !f }'; then
-			rm -f "$dir/vmlinux-$sum.tmp"
+			rm -f "$tmp"
 			echo "$bz"
 			return 0
 		fi
-		mv "$dir/vmlinux-$sum.tmp" "$dir/vmlinux-$sum"
+		mv "$tmp" "$dir/vmlinux-$sum"
 	fi
 	echo "$dir/vmlinux-$sum"
 }

@@ -105,9 +105,11 @@ build_base() {
 		unpack_ko "$rel" "$root/lib/modules/$name"
 		echo "$name" >>"$root/lib/modules/load-order"
 	done
+	# A name of this process's own, then one rename: make check's two
+	# icount lanes may build the same cached segment at once.
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-		gzip -9 >"$dst.tmp"
-	mv "$dst.tmp" "$dst"
+		gzip -9 >"$dst.tmp$$"
+	mv "$dst.tmp$$" "$dst"
 }
 
 mkdir -p "$cache"
@@ -245,8 +247,8 @@ if [ ! -s "$seg" ]; then
 	chmod 755 "$root"
 	for f in ${tools[@]+"${tools[@]}"}; do copy_dyn "$f"; done
 	(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) |
-		gzip -1 >"$seg.tmp"
-	mv "$seg.tmp" "$seg"
+		gzip -1 >"$seg.tmp$$"
+	mv "$seg.tmp$$" "$seg"
 fi
 cat "$out" "$seg" >"$RANDSTAT_TRACE_OUT.tmp"
 mv "$RANDSTAT_TRACE_OUT.tmp" "$RANDSTAT_TRACE_OUT"

@@ -288,8 +288,10 @@ build_ko() {
 # the module built against it; and for the debug suite the module with
 # each of tests/debug/break-*.patch, whose bugs the suite must catch (in
 # RANDSTAT_EXTRA_KO_DIR, with what must report each).  Its guests have
-# no disk and load no modules at boot (kernel_env), and are told the
-# TSC's rate (tests/debug/tsckhz.c says why).
+# no disk, load no modules at boot and have 512 MiB, where the others
+# have 1 GiB: a kmemleak scan reads every page's struct page (kernel_env;
+# debug.sh's figures), and are told the TSC's rate (tests/debug/tsckhz.c
+# says why).
 kernel_debug() {
 	local kdir
 	kdir=$(bash "$repo/tests/debugkernel.sh") || { echo "tests/debugkernel.sh failed"; return 1; }

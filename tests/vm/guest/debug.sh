@@ -28,8 +28,9 @@ P=/sys/module/randstat/parameters
 STRESS=${randstat_debug_stress:-60}
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 # No scans but this script's: kmemleak's own thread would scan a minute
-# after boot and every ten, 13 s of a vCPU each under TCG, beside the
-# phases (its reports would reach the log, which the phases read).
+# after boot and every ten, a vCPU's 9-11 s each under TCG (below),
+# beside the phases (its reports would reach the log, which the phases
+# read).
 echo scan=off >$KL 2>/dev/null
 
 # What the checks print: lockdep ("WARNING: possible circular locking

@@ -51,7 +51,8 @@
 #   arm64    the module on Debian's arm64 kernel under
 #            qemu-system-aarch64 (-M virt -cpu cortex-a72), cross-built
 #            with the guest's programs: the main, tickless, nohzfull,
-#            judged and evader suites with the default parameters, and
+#            judged and evader suites with the default parameters (the
+#            last two on the faithful clock, -icount), and
 #            timerstop (an idle state that stops the local timer, the
 #            broadcast in use; tests/vm/run.sh, KERNELS=arm64)
 #   bench    the benchmark's short version: randstat against exact

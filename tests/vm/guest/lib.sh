@@ -337,6 +337,10 @@ lateprobe() {
 }
 # lp_ok: the last lateprobe's median is within LP_MAX_US.
 lp_ok() { awk -v l="$LP_US" -v m="$LP_MAX_US" 'BEGIN { exit !(l <= m) }'; }
+# lp_mean_ok: the last lateprobe's mean is within LP_MAX_US: the gate of
+# a run whose allowance is that mean (judged.sh), so that the allowance
+# is never below the lateness it stands for.
+lp_mean_ok() { awk -v l="$LP_MEAN_US" -v m="$LP_MAX_US" 'BEGIN { exit !(l <= m) }'; }
 # lateprobe_ok CPU: lateprobe CPU, up to three times, until it is within
 # LP_MAX_US (the emulator's moments of lateness pass).
 lateprobe_ok() {

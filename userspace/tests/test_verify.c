@@ -113,6 +113,10 @@ static void t_share(void)
 	EXPECT_NEAR(s.hi, 100 * hi, 1e-9);
 	/* near binomial: sqrt(p (1 - p) / n) */
 	EXPECT_NEAR(s.sd, 100 * sqrt(0.25 * 0.75 / NSAMP), 0.05);
+	/* a sampled part past the window (the module's word) widens nothing */
+	w.s.sampled_ns = 3 * (uint64_t)WALL;
+	EXPECT_NEAR(rsv_rs_share(&w).sd, 100 * rs_halfwidth95(NSAMP / 4, NSAMP) / RS_Z95, 1e-9);
+	w.s.sampled_ns = (uint64_t)WALL;
 	/* nice and system are a task's too; irq is not */
 	w.samples.v[RS_USER] = 100;
 	w.samples.v[RS_NICE] = 100;

@@ -52,7 +52,11 @@ struct rsv_share rsv_rs_share(const struct rsv_window *w)
 	if (n)
 		rs_prop_ci95(k, n, &lo, &hi);
 	sh.pct = 100.0 * ((n ? (double)k / n : 0) * sampled + x) / total;
-	sh.sd = 100.0 * sampled * (n ? rs_halfwidth95(k, n) : 1) / RS_Z95 / total;
+	/* the sampled part is the module's word: at most the window, so
+	 * that it can only narrow sd
+	 */
+	sh.sd = 100.0 * fmin(sampled, total) * (n ? rs_halfwidth95(k, n) : 1) /
+		RS_Z95 / total;
 	sh.lo = 100.0 * (lo * sampled + x) / total;
 	sh.hi = 100.0 * (hi * sampled + x) / total;
 	return sh;

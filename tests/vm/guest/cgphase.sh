@@ -12,7 +12,8 @@
 # split is then vtime's, the reference R; its twin in cgroup d on cpu0,
 # whose tick finds it in the kernel every time: d's cpu.stat split is
 # the tick's, off by more than 20 points.  randstat splits both by their
-# samples, p = k_usr / (k_usr + k_sys), sigma = sqrt(p (1 - p) / n), and
+# samples, p = k_usr / (k_usr + k_sys), sigma = sqrt(r (1 - r) / n) at
+# the reference's split r (R, or Rd below), n = k_usr + k_sys, and
 # must agree within 4 sigma plus fixed or external terms, none of them
 # what the module or the tool reports (issue 31): the interrupts and the
 # sampler's cost (randstat charges them to no cgroup, vtime to the task
@@ -70,7 +71,7 @@ own() { awk '$2 == "own_user_ns" { printf "%.3f\n", 100 * $3 / ($3 + $5) }' "$1"
 	function share(o, w,   u, y, n) {
 		split(est(o, "usr"), u, " "); split(est(o, "sys"), y, " "); n = u[1] + y[1]
 		split(est(o, "busy"), B, " ")
-		P[w] = n ? 100 * u[1] / n : -1; S[w] = n ? 100 * root(u[1] * y[1] / n) / n : 100
+		P[w] = n ? 100 * u[1] / n : -1; N[w] = n
 		o = substr(o, index(o, "\"cpu_stat\""))
 		K[w] = num(o, "user") + num(o, "system") > 0 ? 100 * num(o, "user") / (num(o, "user") + num(o, "system")) : -1
 		# printed only: the interrupts bucket and the sampler'"'"'s cost
@@ -81,8 +82,13 @@ own() { awk '$2 == "own_user_ns" { printf "%.3f\n", 100 * $3 / ($3 + $5) }' "$1"
 	BEGIN { BUSY_US = 4000 - 400 + 200 }
 	{ T = num($0, "interval_s"); split(est(special($0, "interrupts"), "interrupts"), ir, " ")
 	  share(cgobj($0, "/c"), "c"); share(cgobj($0, "/d"), "d") }
+	# the binomial sigma (points) of a split from w'"'"'s samples, at the
+	# reference r (not at randstat'"'"'s own split, which a wrong count
+	# would move); no sample: 100
+	function bsig(w, r) { return N[w] ? 100 * root((r / 100) * (1 - r / 100) / N[w]) : 100 }
 	END {
 		R = K["c"]; Rd = R + od - oc
+		S["c"] = bsig("c", R); S["d"] = bsig("d", Rd)
 		printf "# /c (cpu1, nohz_full): user share of busy: cpu.stat (vtime) %.2f, randstat %.2f (sigma %.2f, allowance %.2f: the emulator'"'"'s lateness, mean %.0f us, median %.0f; interrupts and cost %.2f, not used), own %.2f\n", R, P["c"], S["c"], A["c"], mc, lc, I["c"], oc
 		printf "# /d (cpu0, tick): cpu.stat %.2f, randstat %.2f (sigma %.2f, allowance %.2f: the emulator'"'"'s lateness, mean %.0f us, median %.0f; interrupts and cost %.2f, not used), own %.2f; its reference R + own difference %.2f\n", K["d"], P["d"], S["d"], A["d"], md, ld, I["d"], od, Rd
 		late = lc > lpmax || ld > lpmax

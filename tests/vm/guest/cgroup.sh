@@ -7,8 +7,11 @@
 # The statistics: a cgroup that ran a share s of one CPU for T s gets
 # k ~ Poisson(s T / mu) samples (mu = the time per sample, 4 ms), and its
 # estimate 100 k w / T (w: its samples' mean time per sample) has the
-# standard deviation sigma = estimate / sqrt(k) percentage points (3.65
-# at s = 1, T = 3 s).  Every assertion allows 4 sigma or more.
+# standard deviation sigma = 100 sqrt(s mu / T) percentage points (3.65
+# at s = 1, T = 3 s), taken at cpu.stat's s and the configured mu
+# (lib.sh's usage_sigma()), not at the estimate and the module's w,
+# which a wrong count or weight would widen.  Every assertion allows 4
+# sigma or more.
 #
 # (c) busy = usr + nice + sys against cpu.stat's usage_usec, which is
 #     exact for a non-root cgroup (sum_exec_runtime).  usage also holds
@@ -102,11 +105,11 @@ awk "$J$AWK_MATH"'{ r = num($0, "randstat"); c = num($0, "counted"); l = num($0,
 ok_or_show $? "every sample of /proc/randstat_detail is counted in the map (within 10, the reads' skew), none lost" /tmp/out
 
 for g in /a /b /b/in; do
-	awk -v g="$g" -v T="$SECS" -v cost="$((c1 - c0))" "$J$AWK_MATH"'{
+	awk -v g="$g" -v T="$SECS" -v cost="$((c1 - c0))" -v mu="$(param mean_ns)" "$J$AWK_MATH"'{
 		o = cgobj($0, g); if (o == "") { print "# no row for " g; exit 1 }
 		split(est(o, "busy"), b, " "); u = num(o, "usage"); T = num($0, "interval_s")
 		split(est(special($0, "interrupts"), "interrupts"), ir, " ")
-		s = b[1] > 0 ? b[2] / root(b[1]) : 100 * 0.004 / T
+		s = usage_sigma(u, T, mu)
 		skew = 100 * 0.02 / T; C = 100 * cost / 1e9 / T
 		lo = -(4 * s + skew); hi = 4 * s + skew + 2
 		printf "# %s: randstat busy %.2f%% (%d samples, sigma %.2f), cpu.stat usage %.2f%%: usage - busy %.2f must be in [%.2f, %.2f] (F 2; interrupts <= %.2f, sampler %.2f, printed)\n", \

@@ -516,10 +516,10 @@ judge_wl "evader $EV_TICK 500 ($FS s)"
 # randstat cgroup (its BPF program on randstat:sample) over the 2.5 ms /
 # 10 ms job in cgroup /j on cpu1, for FS s: the job's busy time (usr +
 # nice + sys) against cpu.stat's usage_usec, the kernel's runtime of the
-# cgroup's tasks (exact).  A cgroup's samples are Poisson, k of them for
-# busy time B, so its estimate has sigma = estimate / sqrt(k) (2.3
-# points at 4 sigma for a 24% job over 30 s: its samples alone say how
-# sure it is, and dormancy does not narrow it).  usage - busy must lie in
+# cgroup's tasks (exact).  A cgroup's samples are Poisson, so its
+# estimate has sigma = 100 sqrt(usage mu / T) (lib.sh's usage_sigma(),
+# at the reference and the configured mean: 2.3 points at 4 sigma for a
+# 24% job over 30 s; dormancy does not narrow it).  usage - busy must lie in
 # [-(4 sigma + skew), 4 sigma + skew + F + wake-ups]: F = 2 points for
 # the interrupts that came while the job ran and the sampler's own
 # hardirq, which usage holds and randstat charges to no cgroup (the
@@ -538,10 +538,10 @@ if [ "$FCPU" -ne 0 ]; then
 	st=$?
 	wait "$cj"
 	sed 's/^/# /' /tmp/cgj.out
-	[ $st -eq 0 ] && awk -v wus="$WAKE_US" "$CG_JSON_AWK$AWK_MATH"'{
+	[ $st -eq 0 ] && awk -v wus="$WAKE_US" -v mu="$(param mean_ns)" "$CG_JSON_AWK$AWK_MATH"'{
 		o = cgobj($0, "/j"); if (o == "") { print "# no row for /j"; exit 1 }
 		split(est(o, "busy"), b, " "); u = num(o, "usage"); T = num($0, "interval_s")
-		s = b[1] > 0 ? b[2] / root(b[1]) : 100 * 0.004 / T
+		s = usage_sigma(u, T, mu)
 		skew = 100 * 0.02 / T; tw = 100 * wus * 1e-6 * 100
 		lo = -(4 * s + skew); hi = 4 * s + skew + 2 + tw
 		printf "# /j: randstat busy %.2f%% (%d samples, sigma %.2f), cpu.stat usage %.2f%%: usage - busy %.2f must be in [%.2f, %.2f] (F 2, wake-ups %.2f, skew %.2f)\n", \

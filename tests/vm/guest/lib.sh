@@ -307,7 +307,8 @@ split_block() {
 		c = "cpu1"
 		b = 1 - share(c, "idle") - share(c, "iowait")
 		j = rt / g("wall")
-		printf "block %s %.6f %.6f %.6f %.6f %s\n", mode, b - j, ssigma(c, b), b, j, rate
+		# sigma at the job'"'"'s share, the reference, not at randstat'"'"'s
+		printf "block %s %.6f %.6f %.6f %.6f %s\n", mode, b - j, ssigma(c, j), b, j, rate
 	}' /tmp/delta >>/tmp/split
 }
 
@@ -515,8 +516,16 @@ keys() {
 # cgobj(line, path): the object of cgroup PATH.
 # special(line, name): the object of the bucket NAME (interrupts, idle,
 # removed), without its key.
+# usage_sigma(u, T, mu): the standard error, in points, of randstat's
+# busy share of a cgroup whose cpu.stat usage is u points over T s, with
+# samples every mu ns on average (the mean_ns parameter): their count is
+# Poisson, of mean u T / (100 mu), each worth mu.  It is taken at the
+# reference and the configured mean, not at randstat's estimate and the
+# module's ns per sample, so that no figure of the module's widens it.
+# No usage: one sample's worth.  (AWK_MATH's root().)
 # shellcheck disable=SC2016 # awk
 CG_JSON_AWK='
+function usage_sigma(u, T, mu) { return u != "null" && u > 0 ? root(100 * u * mu / 1e9 / T) : 100 * mu / 1e9 / T }
 function num(s, k) {
 	if (!match(s, "\"" k "\":-?[0-9][0-9.e+-]*")) return "null"
 	s = substr(s, RSTART, RLENGTH); sub(/^[^:]*:/, "", s); return s + 0

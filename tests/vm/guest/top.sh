@@ -290,11 +290,12 @@ set -- $jt
 	}'
 ok_or_show $? "sysloop: mostly system (randstat's %sys > 50 and > %usr)" /tmp/out
 
-# Against the kernel's stime: randstat's sigma at the share seen, and the
-# tick's binomial error over T * 250 ticks, in quadrature; one tick.
+# Against the kernel's stime: randstat's sigma at the kernel's share (not
+# at randstat's own, which a wrong count would move), and the tick's
+# binomial error over T * 250 ticks, in quadrature; one tick.
 awk -v sy="$5" -v ks="$8" -v T="${12}" -v mu=$MU "$AWK_MATH"'BEGIN {
-	p = sy / 100; q = ks / 100
-	s = 100 * root(p * mu / 1e9 / T + q * (1 - q) / (T * 250)); tick = 100 * 0.01 / T
+	q = ks / 100
+	s = 100 * root(q * mu / 1e9 / T + q * (1 - q) / (T * 250)); tick = 100 * 0.01 / T
 	printf "# sysloop: randstat %%sys %.2f, kernel %%stime %.2f, difference %.2f, tolerance 4 sigma + 1 tick = %.2f\n", sy, ks, sy - ks, 4 * s + tick
 	exit !(ks != "null" && sq(sy - ks) <= sq(4 * s + tick))
 }'

@@ -36,7 +36,13 @@ function sbusy(c,  b, i, k) {
 # their number they fall independently and uniformly in the window; the
 # uniform law's more regular times give at most this variance for the
 # workloads here, which are not in phase with it.)
-function sigma(p, n) { return n > 0 ? root(p * (1 - p) / n) : 1 }
+# No sample: 0, so that a test of a CPU that had to be sampled cannot
+# pass on none (with 1, 4 sigma was 400 points); where a dormant CPU may
+# rightly have none, dsigma().
+function sigma(p, n) { return n > 0 ? root(p * (1 - p) / n) : 0 }
+# dsigma(p, n): sigma for a sampled part that may hold no sample (a
+# dormant CPU's, scaled by that part): with none, all of it in doubt.
+function dsigma(p, n) { return n > 0 ? sigma(p, n) : 1 }
 # The part of c's elapsed time its samples cover (the rest was exact).
 function sf(c) { return el(c) > 0 ? g("sampler." c ".sampled_ns") / el(c) : 0 }
 # The standard error of a busy share q of c, from the sampled part f
@@ -80,7 +86,7 @@ function edge_ns() { return g("law") ? 2 * g("tmax") : g("floor") + 11 * (g("mea
 # 91.47% there).
 # (sf(), the sampled part, is the module's word: taken at most 1, so that
 # it can only narrow the tolerance.)
-function sleep_tol(c, q,  f) { f = sf(c); if (f > 1) f = 1; return 1 / 64 + 4 * f * sigma(q, nsamp(c)) + 1e7 / g("wall") }
+function sleep_tol(c, q,  f) { f = sf(c); if (f > 1) f = 1; return 1 / 64 + 4 * f * dsigma(q, nsamp(c)) + 1e7 / g("wall") }
 function pct(x) { return sprintf("%.2f%%", 100 * x) }
 # idle_exact(label): every CPU's idle+iowait against /proc/stat's within
 # sleep_tol(), a "# LABELcpuN: ..." line each; 1 if one is outside.

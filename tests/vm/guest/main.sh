@@ -81,7 +81,7 @@ judge "idle guest: >= 90% idle on every CPU" 'END {
 	for (i = 0; i < g("ncpu"); i++) {
 		c = "cpu" i; classes(c)
 		n = nsamp(c); p = share(c, "idle"); f = sf(c); if (f > 1) f = 1
-		lim = 0.9 - 4 * f * sigma(0.9, n)
+		lim = 0.9 - 4 * f * dsigma(0.9, n)
 		print "# " c " idle " pct(p) ", limit " pct(lim)
 		ok = ok && p >= lim
 	}

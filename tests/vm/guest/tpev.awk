@@ -91,12 +91,14 @@ END {
 	}
 	chk(ok, name)
 	if (cpu_ns != "") {
-		# sd of the sum of weights: the class split, sqrt(q (1 - q) n E[w^2])
-		# with E[w^2] ~ 2 mean^2 (exponential intervals), and the two edges,
+		# sd of the sum of weights: the class split, sqrt(q (1 - q) N E[w^2])
+		# over the window's N = wall / mean samples (the configured mean,
+		# not the events counted, which a wrong count would move), with
+		# E[w^2] ~ 2 mean^2 (exponential intervals), and the two edges,
 		# one backward recurrence time each, sd ~ mean
 		q = wall_ns > 0 ? cpu_ns / wall_ns : 1
 		if (q > 1) q = 1
-		sd = root(q * (1 - q) * n * 2 * sq(mean_ns) + 2 * sq(mean_ns))
+		sd = root(q * (1 - q) * (wall_ns / mean_ns) * 2 * sq(mean_ns) + 2 * sq(mean_ns))
 		# The events' comm is the workload's from its exec on, and the
 		# first one's weight reaches back to the sampler's resume on the
 		# CPU, before the exec: they may carry the process's runtime

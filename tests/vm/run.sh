@@ -604,8 +604,8 @@ run_suites() {
 			tcg=single ;;
 		# arm64 has no idle=poll (below), and under plain TCG a timer
 		# due while a vCPU runs user code after a wake from WFI came
-		# 510-990 us late on average (lateprobe on cpu1, six boots of
-		# the judged guest), which moved the job's samples into the
+		# 613-800 us late on average (lateprobe on cpu1, eight boots
+		# of the judged guest), which moved the job's samples into the
 		# idle after it: -2.8 to -8.2 points from vtime, and one run
 		# past its tolerance.  So arm64's judged guests run on the
 		# faithful clock, two CPUs under icount (bookworm's QEMU 7.2

@@ -50,7 +50,7 @@ if [ "$(uname -m)" = aarch64 ]; then
 fi
 # ICOUNT: the guest's clock is its instruction count (run.sh's
 # randstat_clock=icount): no timer comes late because the host is busy
-# (lateprobe: mean 5 us against 510-990 under plain TCG, arm64), so the
+# (lateprobe: mean 5 us against 613-800 under plain TCG, arm64), so the
 # shares are judged, with no allowance for lateness.
 ICOUNT=0
 if grep -q 'randstat_clock=icount' /proc/cmdline; then
@@ -186,7 +186,7 @@ $_prog" /tmp/delta 2>&1 | grep '^#'
 # lateness it stands for, and none exceeds LP_MAX_US times the edges, 5
 # points for the job (100 busy-to-idle edges a second), 25 for the
 # evader (2 x 250 edges).  (The gate was the median once: arm64's WFI
-# guest then judged a run whose probe read median 147 us, mean 770, with
+# guest then judged a run whose probe read median 141 us, mean 685, with
 # the capped 5 points, and it erred by 8.2.)  Measured: the job's error
 # -1.0, -1.0, -1.9, -1.9 points from vtime (Documentation/benchmark.rst);
 # the evader's -2.8 to -4.6 points in six runs of a boot whose probe's

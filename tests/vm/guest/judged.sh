@@ -207,13 +207,8 @@ lp_allow() {
 # vtime's exact one.
 if [ "$NOHZ" -eq 1 ]; then
 # Up to three probes; the run follows the first whose mean is within
-# LP_MAX_US (the emulator's late moments pass), and is not judged if
-# none is (ISO_PROG reads the last).
-for try in 1 2 3; do
-	lateprobe 1
-	lp_mean_ok && break
-	diag "probe $try: the emulator's mean lateness on cpu1 is above $LP_MAX_US us"
-done
+# LP_MAX_US, and is not judged if none is (ISO_PROG reads the last).
+lateprobe_ok 1 lp_mean_ok
 ALLOW=$(lp_allow 100)
 measure iso taskset -c 1 /progs/iso 10000 2500 "$JSECS"
 ISO_PROG='END {

@@ -13,6 +13,9 @@
 #            on the host with the reader and its fixtures: module present,
 #            missing, damaged input, format mismatch, unwritable directory;
 #            every output through promtool (tests/textfile.sh; TAP; a second)
+#   runner   tests/vm/boot.sh's watchdog (tests/vm/watch.sh) on fake
+#            guests: a boot silent before /init is killed and booted
+#            again, a guest quiet after /init is not (TAP; 5 s)
 #   sanitize the unit tests once more under ASan and UBSan (clang), the
 #            libFuzzer targets 20 s each, and bugs planted in a copy
 #            that each must report (tests/sanitize.sh; TAP)
@@ -173,10 +176,10 @@ run_suite() {
 	skipped=$((skipped + s))
 }
 
-suites=${SUITES:-style reader textfile sanitize hostpath kunit mutants deb readme srcpkg faithful vm debug arm64 bench}
+suites=${SUITES:-style reader textfile runner sanitize hostpath kunit mutants deb readme srcpkg faithful vm debug arm64 bench}
 for s in $suites; do
 	case $s in
-	style | reader | textfile | sanitize | hostpath | kunit | mutants | deb | readme | srcpkg | \
+	style | reader | textfile | runner | sanitize | hostpath | kunit | mutants | deb | readme | srcpkg | \
 		faithful | vm | debug | arm64 | bench) ;;
 	*)	echo "check: unknown suite $s" >&2; exit 2 ;;
 	esac
@@ -297,6 +300,7 @@ for s in $suites; do
 	style)	run_suite style 0 bash tests/style.sh ;;
 	reader)	run_suite reader 0 make -s -C userspace check WERROR=1 ;;
 	textfile) run_suite textfile 0 bash tests/textfile.sh ;;
+	runner)	run_suite runner 0 bash tests/vm/watch-test.sh ;;
 	sanitize) run_suite sanitize 0 bash tests/sanitize.sh ;;
 	hostpath) run_suite hostpath 0 make -s -C bench/host check ;;
 	kunit)	run_suite kunit 1 bash tests/kunit.sh ;;

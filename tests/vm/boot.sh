@@ -11,7 +11,9 @@
 #
 # Env: KERNEL (the guest kernel; run.sh sets it), RANDSTAT_OUT
 # (default tests/out/vm), RANDSTAT_SECS (seconds per workload, default 3),
-# RANDSTAT_VM_TIMEOUT (seconds, default 900), RANDSTAT_DISK_IOPS (the
+# RANDSTAT_VM_TIMEOUT (seconds, default 900), RANDSTAT_VM_STALL (seconds
+# without output before /init after which the boot is taken as hung and
+# run again, once: default 120, tests/vm/watch.sh), RANDSTAT_DISK_IOPS (the
 # virtio disk's IOPS limit, default 100; 0: no disk), RANDSTAT_SMP (QEMU's
 # -smp, default 2), RANDSTAT_QEMU_OPTS (more QEMU options, split at
 # spaces: the faithful suite's "-icount shift=0,sleep=off"),
@@ -223,8 +225,17 @@ elif [ "${RANDSTAT_LIVE:-0}" = 1 ]; then
 		'/^RANDSTAT-KTAP-BEGIN/,/^RANDSTAT-KTAP-END/{/^RANDSTAT-KTAP-\|^KTAP version\|^1\.\.[0-9]*$/!p}' >&2 ||
 		status=$?
 else
-	timeout --kill-after=10 "$limit" "${qemu[@]}" \
-		</dev/null >"$log" 2>&1 || status=$?
+	# A boot that hangs before /init is killed after $stall s without
+	# output and booted once more (watch.sh says why that hides nothing
+	# of randstat's); its log is kept as NAME.hung.log.
+	stall=${RANDSTAT_VM_STALL:-120}
+	for try in 1 2; do
+		status=0
+		bash "$here/watch.sh" "$log" "$limit" "$stall" "${qemu[@]}" || status=$?
+		[ "$status" -eq 125 ] || break
+		echo "boot: $name: no output for ${stall}s before /init, try $try of 2 (see $out/$name.hung.log)" >&2
+		cp "$log" "$out/$name.hung.log"
+	done
 fi
 unstage
 [ -n "${img:-}" ] && [ "${RANDSTAT_KEEP_DISK:-0}" != 1 ] && rm -f "$img"
@@ -233,7 +244,9 @@ unstage
 tr -d '\r' <"$log" | sed -n '/^RANDSTAT-KTAP-BEGIN/,/^RANDSTAT-KTAP-END/p' |
 	sed '1d;/^RANDSTAT-KTAP-END/d' >"$ktap"
 if ! tr -d '\r' <"$log" | grep -q '^RANDSTAT-KTAP-END'; then
-	if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+	if [ "$status" -eq 125 ]; then
+		echo "boot: $name: hung before /init twice (see $log)" >&2
+	elif [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
 		echo "boot: $name: timed out after ${limit}s (see $log)" >&2
 	else
 		echo "boot: $name: guest stopped before the end, qemu status $status (see $log)" >&2

@@ -1,6 +1,7 @@
 # shellcheck shell=sh
-# tickless: randstat's footprint in an ordinary guest (2 vCPUs, TCG,
-# HZ=250, NO_HZ_IDLE): an idle CPU takes no interrupt of randstat's (a
+# tickless: randstat's footprint in an ordinary guest (2 vCPUs, HZ=250,
+# NO_HZ_IDLE, on the faithful clock: -icount shift=2,sleep=off, run.sh
+# says why): an idle CPU takes no interrupt of randstat's (a
 # sample that finds it idle stops the sampler until it leaves idle), and
 # its idle time is the kernel's exact NO_HZ sleep time.  Interrupt rates
 # are the LOC line of /proc/interrupts, measured in this boot before the

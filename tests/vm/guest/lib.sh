@@ -391,6 +391,14 @@ loc() {
 	END { for (i = 0; i < n; i++) print "cpu" i, c[i] }' /proc/interrupts
 }
 
+# irqs: each CPU's interrupts of every kind so far ("cpuN COUNT"), the
+# per-CPU columns of /proc/interrupts summed over its lines.
+irqs() {
+	awk 'NR == 1 { n = NF; next }
+	{ for (i = 2; i <= n + 1 && $i ~ /^[0-9]+$/; i++) c[i - 2] += $i }
+	END { for (i = 0; i < n; i++) print "cpu" i, c[i] + 0 }' /proc/interrupts
+}
+
 # timer_trace: from now on loc_rate also counts, per CPU, the expiries of
 # the tick's hrtimer (tick_sched_timer up to 6.7, tick_nohz_highres_handler
 # in 6.8, tick_nohz_handler from 6.9) and of randstat's (randstat_timer_fn)

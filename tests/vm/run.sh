@@ -589,7 +589,7 @@ run_suites() {
 		# shift=2; arm64 150, 200 (its instructions cost more to
 		# emulate) and 58.  No window ran the tick any more (plain
 		# TCG had some), and all 17 tests passed in each.
-		tickless) extra="trace_event=timer:hrtimer_expire_entry randstat_clock=icount"
+		tickless) extra="trace_event=timer:hrtimer_expire_entry"
 			tcg=single
 			icount_env 2 2 ;;
 		# cpu1's cpu.stat split is vtime's, the reference (cgphase.sh).

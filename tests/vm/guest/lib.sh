@@ -383,19 +383,15 @@ load_randstat() {
 # arm64 the architected timer's lines (its name last) and the broadcast
 # timer's IPIs (what wakes a CPU from an idle state that stops its own
 # timer), summed.
-loc() {
-	awk '$1 == "LOC:" || $NF == "arch_timer" || /Timer broadcast interrupts$/ {
-		for (i = 2; i <= NF && $i ~ /^[0-9]+$/; i++) c[i - 2] += $i
-		if (i - 2 > n) n = i - 2
-	}
-	END { for (i = 0; i < n; i++) print "cpu" i, c[i] }' /proc/interrupts
-}
+# shellcheck disable=SC2016 # an awk pattern
+loc() { irqs '$1 == "LOC:" || $NF == "arch_timer" || /Timer broadcast interrupts$/'; }
 
-# irqs: each CPU's interrupts of every kind so far ("cpuN COUNT"), the
-# per-CPU columns of /proc/interrupts summed over its lines.
+# irqs [PATTERN]: each CPU's interrupts so far ("cpuN COUNT"), the
+# per-CPU columns of /proc/interrupts summed over the lines the awk
+# PATTERN matches (default: every line, interrupts of every kind).
 irqs() {
-	awk 'NR == 1 { n = NF; next }
-	{ for (i = 2; i <= n + 1 && $i ~ /^[0-9]+$/; i++) c[i - 2] += $i }
+	awk "NR == 1 { n = NF; next }
+	${1:-1} "'{ for (i = 2; i <= n + 1 && $i ~ /^[0-9]+$/; i++) c[i - 2] += $i }
 	END { for (i = 0; i < n; i++) print "cpu" i, c[i] + 0 }' /proc/interrupts
 }
 
